@@ -1,0 +1,123 @@
+import type { RobotsGroup, RobotsRule } from '../types.ts';
+import { type CompiledPattern, compilePattern, matchesPattern } from './compiled-pattern.ts';
+import { isGlobalUserAgent, productToken } from './user-agent.ts';
+
+/** A rule ready to match: its priority is its pattern's length, as in Google's matcher. */
+export interface CompiledRule {
+  readonly rule: RobotsRule;
+  readonly group: number;
+  readonly allow: boolean;
+  readonly priority: number;
+  readonly compiled: CompiledPattern;
+}
+
+/**
+ * The rules that apply to one product token, best first: longest pattern, then Allow before
+ * Disallow (ties go to Allow), then earliest line. The first rule that matches decides.
+ */
+export interface RuleSelection {
+  /** Rules of every group naming the token (duplicate groups are merged). */
+  readonly specific: readonly CompiledRule[];
+  /** Rules of the `*` groups; used only when no group names the token. */
+  readonly global: readonly CompiledRule[];
+  /** First group naming the token, or -1. */
+  readonly specificGroup: number;
+  /** First `*` group, or -1. */
+  readonly globalGroup: number;
+  /** First `Crawl-delay` of the groups that apply, or null. */
+  readonly crawlDelay: number | null;
+}
+
+export interface CompiledGroup {
+  readonly tokens: readonly string[];
+  readonly global: boolean;
+  readonly rules: readonly CompiledRule[];
+  readonly crawlDelay: number | null;
+}
+
+export function compileGroups(groups: readonly RobotsGroup[]): CompiledGroup[] {
+  return groups.map((group, index) => {
+    const rules: CompiledRule[] = [];
+    for (const rule of group.rules) {
+      // An empty pattern matches with priority 0, which never decides anything.
+      if (rule.pattern.length === 0) continue;
+      const allow = rule.directive === 'allow';
+      rules.push({
+        rule,
+        group: index,
+        allow,
+        priority: rule.pattern.length,
+        compiled: compilePattern(rule.pattern),
+      });
+      const alternate = allow ? indexHtmlAlternate(rule.pattern) : null;
+      if (alternate !== null) {
+        rules.push({
+          rule,
+          group: index,
+          allow,
+          priority: alternate.length,
+          compiled: compilePattern(alternate),
+        });
+      }
+    }
+    return {
+      tokens: group.userAgents
+        .filter((ua) => !isGlobalUserAgent(ua))
+        .map((ua) => productToken(ua).toLowerCase()),
+      global: group.userAgents.some(isGlobalUserAgent),
+      rules,
+      crawlDelay: group.crawlDelay,
+    };
+  });
+}
+
+/**
+ * Google treats `Allow: /dir/index.html` (or `.htm`) as also allowing `/dir/` itself: when
+ * the pattern does not match, it retries with `/dir/$`. A separate rule with that pattern's
+ * own priority has the same effect, because the original always outranks it.
+ */
+function indexHtmlAlternate(pattern: string): string | null {
+  const slash = pattern.lastIndexOf('/');
+  if (slash < 0 || !pattern.startsWith('/index.htm', slash)) return null;
+  return `${pattern.slice(0, slash + 1)}$`;
+}
+
+/**
+ * `userAgent` is compared whole, case-insensitively, with each group's product tokens, as
+ * Google compares it: `Foo Bar` or `AB42bot` do not select a `Foo` or `AB42bot` group
+ * (whose token reads as `Foo` and `AB`). Google's spec tests pin this.
+ */
+export function selectRules(groups: readonly CompiledGroup[], userAgent: string): RuleSelection {
+  const wanted = userAgent.toLowerCase();
+  const specific: CompiledRule[] = [];
+  const global: CompiledRule[] = [];
+  let specificGroup = -1;
+  let globalGroup = -1;
+  let specificDelay: number | null = null;
+  let globalDelay: number | null = null;
+  groups.forEach((group, index) => {
+    if (group.tokens.includes(wanted)) {
+      if (specificGroup < 0) specificGroup = index;
+      specificDelay ??= group.crawlDelay;
+      specific.push(...group.rules);
+    } else if (group.global) {
+      if (globalGroup < 0) globalGroup = index;
+      globalDelay ??= group.crawlDelay;
+      global.push(...group.rules);
+    }
+  });
+  specific.sort(byPrecedence);
+  global.sort(byPrecedence);
+  const crawlDelay = specificGroup >= 0 ? specificDelay : globalDelay;
+  return { specific, global, specificGroup, globalGroup, crawlDelay };
+}
+
+function byPrecedence(a: CompiledRule, b: CompiledRule): number {
+  return b.priority - a.priority || Number(b.allow) - Number(a.allow) || a.rule.line - b.rule.line;
+}
+
+/** The first (best) rule of `rules` that matches `path`, or null. */
+export function firstMatch(rules: readonly CompiledRule[], path: string): CompiledRule | null {
+  for (const rule of rules) if (matchesPattern(rule.compiled, path)) return rule;
+  return null;
+}

@@ -1,0 +1,31 @@
+/**
+ * The part of a URL that robots.txt rules are matched against: path, parameters and query,
+ * without scheme, authority or fragment, always starting with `/`. Follows Google's
+ * GetPathParamsQuery, so a bare path (`/a?b`), a scheme-less URL (`example.com/a`) and a
+ * full URL all work, and anything without a path gives `/`. Nothing is decoded or encoded:
+ * callers pass URLs already percent-encoded, as `new URL(x).href` produces.
+ */
+export function pathForMatching(url: string): string {
+  const searchStart = url.startsWith('//') ? 2 : 0;
+  const earlyPath = indexOfAny(url, searchStart);
+  let protocolEnd = url.indexOf('://', searchStart);
+  if (earlyPath >= 0 && earlyPath < protocolEnd) protocolEnd = -1;
+  protocolEnd = protocolEnd < 0 ? searchStart : protocolEnd + 3;
+
+  const pathStart = indexOfAny(url, protocolEnd);
+  if (pathStart < 0) return '/';
+  const hash = url.indexOf('#', searchStart);
+  if (hash >= 0 && hash < pathStart) return '/';
+  const pathEnd = hash < 0 ? url.length : hash;
+  const path = url.slice(pathStart, pathEnd);
+  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+}
+
+/** First index of `/`, `?` or `;` at or after `from`, or -1. */
+function indexOfAny(url: string, from: number): number {
+  for (let i = from; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x3b) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,30 @@
+/**
+ * The product token at the start of a user-agent value: the longest prefix of letters, `-`
+ * and `_` (RFC 9309 section 2.2.1). `Googlebot/2.1 (+http://...)` gives `Googlebot`.
+ */
+export function productToken(userAgent: string): string {
+  let end = 0;
+  while (end < userAgent.length) {
+    const c = userAgent.charCodeAt(end);
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (!letter && c !== 0x2d && c !== 0x5f) break;
+    end++;
+  }
+  return userAgent.slice(0, end);
+}
+
+/** True when `userAgent` is a whole, non-empty product token a crawler may obey rules for. */
+export function isValidUserAgent(userAgent: string): boolean {
+  return userAgent.length > 0 && productToken(userAgent) === userAgent;
+}
+
+/**
+ * True when a robots.txt user-agent value names every crawler: `*`, or (as Google reads it)
+ * `*` followed by whitespace and anything else.
+ */
+export function isGlobalUserAgent(value: string): boolean {
+  if (value.charCodeAt(0) !== 0x2a) return false;
+  if (value.length === 1) return true;
+  const c = value.charCodeAt(1);
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}

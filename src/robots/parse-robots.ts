@@ -1,0 +1,310 @@
+import type { Diagnostic, Severity } from '../shared/diagnostic.ts';
+import { isValidUtf8, toBytes } from './internal/bytes.ts';
+import { CANONICAL_KEY } from './internal/directive-key.ts';
+import { MAX_LINE_BYTES, scanLines } from './internal/scan-lines.ts';
+import { isGlobalUserAgent, productToken } from './internal/user-agent.ts';
+import { RobotsTxt } from './robots-txt.ts';
+import type { ParseRobotsOptions, RobotsGroup, RobotsLine, RobotsRule } from './types.ts';
+
+/** RFC 9309 section 2.5: crawlers must read at least 500 kibibytes. */
+export const DEFAULT_MAX_ROBOTS_BYTES = 500 * 1024;
+
+/**
+ * Reads a robots.txt. Total: any bytes in, a {@link RobotsTxt} out, never a throw; what
+ * looks wrong comes back as `diagnostics`. Bytes are read as Google reads them (BOM skipped,
+ * CR/LF/CRLF lines, `#` comments, accepted misspellings such as `disalow`, a space for a
+ * missing colon, lines cut at 16,663 bytes); pass bytes rather than a string to keep invalid
+ * UTF-8 exactly as served.
+ *
+ * @example
+ * ```ts
+ * const robots = parseRobots(await (await fetch(robotsUrl)).bytes(), { url: robotsUrl });
+ * robots.isAllowed('https://example.com/page', 'MyBot');
+ * robots.sitemaps; // ['https://example.com/sitemap.xml']
+ * ```
+ */
+export function parseRobots(
+  input: string | Uint8Array,
+  options: ParseRobotsOptions = {},
+): RobotsTxt {
+  const maxBytes = Math.max(0, options.maxBytes ?? DEFAULT_MAX_ROBOTS_BYTES);
+  const builder = new PolicyBuilder(options.url);
+  let bytes = toBytes(input);
+  if (bytes.length > maxBytes) {
+    // Cut at the last line break inside the limit: half a rule (`Disallow: /pri`) would block
+    // far more than its author meant.
+    const cut = lastLineBreak(bytes, maxBytes);
+    builder.warning(
+      1,
+      'size-limit',
+      `robots.txt is ${bytes.length} bytes; only the first ${cut} (whole lines within ${maxBytes}) are read`,
+    );
+    bytes = bytes.subarray(0, cut);
+  }
+  builder.checkForHtml(bytes);
+  // One native pass decides whether any line needs the slower per-line UTF-8 check.
+  const valid = isValidUtf8(bytes, 0, bytes.length);
+  scanLines(bytes, (line, start, end) => {
+    if (!valid && !isValidUtf8(bytes, start, end)) {
+      builder.warning(
+        line.line,
+        'invalid-utf8',
+        'line is not valid UTF-8; its bytes are matched as percent-escapes',
+      );
+    }
+    builder.add(line);
+  });
+  return builder.build();
+}
+
+function lastLineBreak(bytes: Uint8Array, limit: number): number {
+  for (let i = limit - 1; i >= 0; i--) {
+    if (bytes[i] === 0x0a || bytes[i] === 0x0d) return i + 1;
+  }
+  return 0;
+}
+
+interface OpenGroup {
+  userAgents: string[];
+  rules: RobotsRule[];
+  crawlDelay: number | null;
+  line: number;
+}
+
+/** Turns scanned lines into groups, following RFC 9309 section 2.1 and Google's parser. */
+class PolicyBuilder {
+  readonly #base: string | undefined;
+  readonly #groups: OpenGroup[] = [];
+  readonly #sitemaps: string[] = [];
+  readonly #diagnostics: Diagnostic[] = [];
+  #current: OpenGroup | null = null;
+  #currentHasRules = false;
+  #html = false;
+
+  constructor(base: string | undefined) {
+    this.#base = base !== undefined && URL.canParse(base) ? base : undefined;
+    if (base !== undefined && this.#base === undefined) {
+      this.warning(
+        1,
+        'invalid-base-url',
+        `the robots.txt URL "${base}" is not a valid URL; relative sitemap URLs cannot be resolved`,
+      );
+    }
+  }
+
+  error(line: number, code: string, message: string, column = 1): void {
+    this.#report('error', line, code, message, column);
+  }
+
+  warning(line: number, code: string, message: string, column = 1): void {
+    this.#report('warning', line, code, message, column);
+  }
+
+  info(line: number, code: string, message: string, column = 1): void {
+    this.#report('info', line, code, message, column);
+  }
+
+  #report(severity: Severity, line: number, code: string, message: string, column: number): void {
+    this.#diagnostics.push({ code, severity, message, line, column });
+  }
+
+  /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
+  checkForHtml(bytes: Uint8Array): void {
+    const head = new TextDecoder().decode(bytes.subarray(0, 512)).trimStart().toLowerCase();
+    if (
+      head.startsWith('<!doctype html') ||
+      head.startsWith('<html') ||
+      head.startsWith('<head') ||
+      head.startsWith('<?xml')
+    ) {
+      this.#html = true;
+      this.error(
+        1,
+        'html-document',
+        'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
+      );
+    }
+  }
+
+  add(line: RobotsLine): void {
+    if (line.tooLong) {
+      this.warning(
+        line.line,
+        'line-too-long',
+        `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
+        MAX_LINE_BYTES + 1,
+      );
+    }
+    if (line.typo) {
+      const canonical = CANONICAL_KEY[line.kind as keyof typeof CANONICAL_KEY];
+      this.warning(
+        line.line,
+        'misspelled-directive',
+        `"${line.key}" is a misspelling of "${canonical}"; Google accepts it, other crawlers may not`,
+      );
+    }
+    if (line.missingColon) {
+      this.warning(
+        line.line,
+        'missing-colon',
+        `"${line.key}" is not followed by a colon; Google accepts it, other crawlers may not`,
+      );
+    }
+    switch (line.kind) {
+      case 'user-agent':
+        this.#userAgent(line);
+        return;
+      case 'allow':
+      case 'disallow':
+        this.#rule(line);
+        return;
+      case 'sitemap':
+        this.#sitemap(line);
+        return;
+      case 'unsupported':
+        this.#unsupported(line);
+        return;
+      case 'unknown':
+        if (!this.#html)
+          this.warning(line.line, 'unknown-directive', `unknown directive "${line.key}"; ignored`);
+        return;
+      case 'invalid':
+        if (!this.#html)
+          this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
+        return;
+      default:
+        return;
+    }
+  }
+
+  #userAgent(line: RobotsLine): void {
+    if (this.#current === null || this.#currentHasRules) {
+      this.#current = { userAgents: [], rules: [], crawlDelay: null, line: line.line };
+      this.#groups.push(this.#current);
+      this.#currentHasRules = false;
+    }
+    this.#current.userAgents.push(line.value);
+    if (isGlobalUserAgent(line.value)) return;
+    const token = productToken(line.value);
+    if (token.length === 0) {
+      this.warning(
+        line.line,
+        'invalid-user-agent',
+        `user-agent "${line.value}" has no product token (letters, "-" and "_"); it matches no crawler`,
+      );
+    } else if (token !== line.value) {
+      this.warning(
+        line.line,
+        'user-agent-not-token',
+        `user-agent "${line.value}" is matched as its product token "${token}"`,
+      );
+    }
+  }
+
+  #rule(line: RobotsLine): void {
+    const directive = line.kind as 'allow' | 'disallow';
+    const pattern = line.pattern ?? '';
+    if (this.#current === null) {
+      this.error(
+        line.line,
+        'rule-outside-group',
+        `${CANONICAL_KEY[directive]} before any User-agent line; ignored`,
+      );
+      return;
+    }
+    this.#current.rules.push({ directive, pattern, line: line.line });
+    this.#currentHasRules = true;
+    if (pattern.length > 0 && pattern[0] !== '/' && pattern[0] !== '*') {
+      this.error(
+        line.line,
+        'pattern-not-path',
+        `pattern "${line.value}" does not start with "/" or "*", so it never matches a URL path`,
+      );
+    }
+  }
+
+  #sitemap(line: RobotsLine): void {
+    if (line.value.length === 0) {
+      this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
+      return;
+    }
+    const absolute = URL.canParse(line.value) ? line.value : null;
+    const resolved =
+      absolute ??
+      (this.#base !== undefined && URL.canParse(line.value, this.#base)
+        ? new URL(line.value, this.#base).href
+        : null);
+    if (resolved === null) {
+      this.error(
+        line.line,
+        'invalid-sitemap-url',
+        `sitemap "${line.value}" is not an absolute URL; ignored`,
+      );
+      return;
+    }
+    const href = new URL(resolved).href;
+    if (!href.startsWith('http://') && !href.startsWith('https://')) {
+      this.error(
+        line.line,
+        'invalid-sitemap-url',
+        `sitemap "${line.value}" is not an http(s) URL; ignored`,
+      );
+      return;
+    }
+    if (absolute === null) {
+      this.warning(
+        line.line,
+        'relative-sitemap-url',
+        `sitemap "${line.value}" is relative; read as ${href}`,
+      );
+    }
+    if (this.#sitemaps.includes(href)) return;
+    this.#sitemaps.push(href);
+  }
+
+  #unsupported(line: RobotsLine): void {
+    if (line.key.toLowerCase() !== 'crawl-delay') {
+      this.info(
+        line.line,
+        'unsupported-directive',
+        `"${line.key}" is not part of RFC 9309 and Google ignores it`,
+      );
+      return;
+    }
+    if (this.#current === null) {
+      this.warning(
+        line.line,
+        'crawl-delay-outside-group',
+        'Crawl-delay before any User-agent line; ignored',
+      );
+      return;
+    }
+    const seconds = /^\d+(\.\d+)?$/.test(line.value) ? Number(line.value) : Number.NaN;
+    if (!Number.isFinite(seconds)) {
+      this.error(
+        line.line,
+        'invalid-crawl-delay',
+        `Crawl-delay "${line.value}" is not a number of seconds; ignored`,
+      );
+      return;
+    }
+    if (this.#current.crawlDelay === null) this.#current.crawlDelay = seconds;
+    else
+      this.warning(
+        line.line,
+        'duplicate-crawl-delay',
+        'the group already has a Crawl-delay; this one is ignored',
+      );
+  }
+
+  build(): RobotsTxt {
+    const groups: RobotsGroup[] = this.#groups;
+    this.#diagnostics.sort((a, b) => a.line - b.line);
+    return new RobotsTxt({
+      groups,
+      sitemaps: this.#sitemaps,
+      diagnostics: this.#diagnostics,
+      source: 'file',
+    });
+  }
+}
