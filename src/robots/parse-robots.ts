@@ -105,6 +105,8 @@ class PolicyBuilder {
   }
 
   #report(severity: Severity, line: number, code: string, message: string, column: number): void {
+    // In an HTML page every line is wrong in some way; the one html-document error says it all.
+    if (this.#html && code !== 'html-document') return;
     this.#diagnostics.push({ code, severity, message, line, column });
   }
 
@@ -165,12 +167,10 @@ class PolicyBuilder {
         this.#unsupported(line);
         return;
       case 'unknown':
-        if (!this.#html)
-          this.warning(line.line, 'unknown-directive', `unknown directive "${line.key}"; ignored`);
+        this.warning(line.line, 'unknown-directive', `unknown directive "${line.key}"; ignored`);
         return;
       case 'invalid':
-        if (!this.#html)
-          this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
+        this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
         return;
       default:
         return;

@@ -1,0 +1,49 @@
+import { parseRobots } from '../../robots/index.ts';
+import { hasErrors } from '../../shared/diagnostic.ts';
+import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { displayName, readInput } from '../internal/input.ts';
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
+
+const NAME = 'waymark robots lint';
+
+const HELP = `Report problems in a robots.txt: lines crawlers ignore, misspellings, rules that never match.
+
+Usage: ${NAME} <file|->... [options]
+
+Arguments:
+  <file|->    robots.txt files to read; - reads standard input
+
+Options:
+  --json      one JSON object a line: {file, line, column, severity, code, message}
+  -h, --help  show this help
+
+Prints file:line: severity: message for each problem.
+Exit status: 0 when no file has errors (warnings are fine), 1 when any has, 2 on a usage error.
+`;
+
+export const robotsLint: CliCommand = {
+  summary: 'report problems in a robots.txt',
+  run: async (args: readonly string[], io: CliIo) => {
+    const { values, positionals } = parseCommandArgs(NAME, args, { json: { type: 'boolean' } });
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    if (positionals.length === 0)
+      throw usageError(NAME, 'missing the robots.txt file (or - for standard input)');
+    let errors = false;
+    for (const path of positionals) {
+      const robots = parseRobots(await readInput(path, io));
+      const file = displayName(path);
+      for (const d of robots.diagnostics) {
+        io.stdout(
+          values.json
+            ? `${JSON.stringify({ file, line: d.line, column: d.column, severity: d.severity, code: d.code, message: d.message })}\n`
+            : `${file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`,
+        );
+      }
+      errors ||= hasErrors(robots.diagnostics);
+    }
+    return errors ? EXIT_PROBLEMS : EXIT_OK;
+  },
+};

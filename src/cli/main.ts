@@ -1,0 +1,35 @@
+import { isWaymarkError } from '../shared/waymark-error.ts';
+import { robots } from './commands/robots.ts';
+import { commandGroup } from './internal/command-group.ts';
+import { type CliIo, EXIT_OK, EXIT_USAGE } from './io.ts';
+
+/** Every top-level command. Registering one here is all it takes to add it. */
+const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
+  robots,
+});
+
+/**
+ * Runs the `waymark` command line and returns its exit code. `--version` and `--debug`
+ * (stack traces on failure) are accepted anywhere. Failures are one line on stderr.
+ */
+export async function runCli(args: readonly string[], io: CliIo, version: string): Promise<number> {
+  const debug = args.includes('--debug');
+  const rest = args.filter((arg) => arg !== '--debug');
+  if (rest[0] === '--version' || rest[0] === '-V') {
+    io.stdout(`${version}\n`);
+    return EXIT_OK;
+  }
+  try {
+    return await waymark.run(rest, io);
+  } catch (error) {
+    // Usage errors already start with the command that refused them ("waymark robots check: ...").
+    const message = !isWaymarkError(error)
+      ? `waymark: unexpected failure: ${String((error as Error)?.message ?? error)}`
+      : error.code === 'usage'
+        ? error.message
+        : `waymark: ${error.message}`;
+    io.stderr(`${message}\n`);
+    if (debug && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+    return EXIT_USAGE;
+  }
+}
