@@ -1,6 +1,6 @@
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { CANONICAL_KEY } from './internal/directive-key.ts';
-import { escapePatternText } from './internal/escape-pattern.ts';
+import { escapePattern } from './internal/escape-pattern.ts';
 import { isValidUserAgent } from './internal/user-agent.ts';
 import type { RobotsPolicy, RobotsPolicyGroup } from './types.ts';
 
@@ -16,7 +16,9 @@ export interface FormatRobotsOptions {
  * throws a `WaymarkError` with code `invalid-argument`: a user agent that is not `*` or a
  * product token, a group without rules (it would merge into the next group; write
  * `{ directive: 'disallow', pattern: '' }` to allow everything), a pattern with a line
- * break, a `#` or surrounding spaces, or one that does not start with `/` or `*`.
+ * break, a `#` or surrounding spaces, or one that does not start with `/` or `*`; a crawl
+ * delay that is negative or needs an exponent; a sitemap that is not an absolute http(s)
+ * URL or has a fragment.
  *
  * @example
  * ```ts
@@ -65,8 +67,15 @@ function formatGroup(group: RobotsPolicyGroup, index: number): string {
     lines.push(`${CANONICAL_KEY['user-agent']}: ${agent}`);
   }
   if (group.crawlDelay !== undefined) {
-    if (!Number.isFinite(group.crawlDelay) || group.crawlDelay < 0) {
-      invalid(`${where}: crawl delay ${group.crawlDelay} is not a non-negative number of seconds`);
+    // Crawlers read Crawl-delay as plain decimal: refuse what would be written with an exponent.
+    if (
+      !Number.isFinite(group.crawlDelay) ||
+      group.crawlDelay < 0 ||
+      /e/i.test(String(group.crawlDelay))
+    ) {
+      invalid(
+        `${where}: crawl delay ${group.crawlDelay} is not a plain non-negative number of seconds`,
+      );
     }
     lines.push(`Crawl-delay: ${group.crawlDelay}`);
   }
@@ -83,7 +92,7 @@ function formatGroup(group: RobotsPolicyGroup, index: number): string {
     if (rule.directive !== 'allow' && rule.directive !== 'disallow') {
       invalid(`${where}: directive "${String(rule.directive)}" is not "allow" or "disallow"`);
     }
-    const written = escapePatternText(pattern);
+    const written = escapePattern(pattern);
     lines.push(`${CANONICAL_KEY[rule.directive]}:${written ? ` ${written}` : ''}`);
   }
   return lines.join('\n');
@@ -102,6 +111,8 @@ function sitemapHref(url: string): string {
   if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     invalid(`sitemap "${url}" is not an absolute http(s) URL`);
   }
+  // A `#` would start a comment, and a fragment means nothing to a sitemap fetch anyway.
+  if (parsed.href.includes('#')) invalid(`sitemap "${url}" has a fragment ("#")`);
   return parsed.href;
 }
 

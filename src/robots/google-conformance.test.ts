@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFixtureJson } from '../test-support/fixtures.ts';
 import { isValidUserAgent, parseRobots, pathForMatching } from './index.ts';
-import { escapePatternText } from './internal/escape-pattern.ts';
+import { escapePattern } from './internal/escape-pattern.ts';
 
 interface MatcherCase {
   name: string;
@@ -77,7 +77,7 @@ describe('google/robotstxt URL-to-path and pattern escaping', () => {
   }
   for (const c of data.maybeEscapePattern) {
     test(`pattern ${c.pattern} is escaped as ${c.escaped}`, () => {
-      assert.equal(escapePatternText(c.pattern), c.escaped);
+      assert.equal(escapePattern(c.pattern), c.escaped);
     });
   }
 });

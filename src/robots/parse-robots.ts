@@ -1,6 +1,6 @@
 import type { Diagnostic, Severity } from '../shared/diagnostic.ts';
-import { isValidUtf8, toBytes } from './internal/bytes.ts';
 import { CANONICAL_KEY } from './internal/directive-key.ts';
+import { readRobotsText } from './internal/robots-text.ts';
 import { MAX_LINE_BYTES, scanLines } from './internal/scan-lines.ts';
 import { isGlobalUserAgent, productToken } from './internal/user-agent.ts';
 import { RobotsTxt } from './robots-txt.ts';
@@ -29,23 +29,19 @@ export function parseRobots(
 ): RobotsTxt {
   const maxBytes = Math.max(0, options.maxBytes ?? DEFAULT_MAX_ROBOTS_BYTES);
   const builder = new PolicyBuilder(options.url);
-  let bytes = toBytes(input);
-  if (bytes.length > maxBytes) {
+  const { text, bytesAsChars, cut } = readRobotsText(input, maxBytes);
+  if (cut !== null) {
     // Cut at the last line break inside the limit: half a rule (`Disallow: /pri`) would block
     // far more than its author meant.
-    const cut = lastLineBreak(bytes, maxBytes);
     builder.warning(
       1,
       'size-limit',
-      `robots.txt is ${bytes.length} bytes; only the first ${cut} (whole lines within ${maxBytes}) are read`,
+      `robots.txt is ${cut.size} bytes; only the first ${cut.read} (whole lines within ${maxBytes}) are read`,
     );
-    bytes = bytes.subarray(0, cut);
   }
-  builder.checkForHtml(bytes);
-  // One native pass decides whether any line needs the slower per-line UTF-8 check.
-  const valid = isValidUtf8(bytes, 0, bytes.length);
-  scanLines(bytes, (line, start, end) => {
-    if (!valid && !isValidUtf8(bytes, start, end)) {
+  builder.checkForHtml(text);
+  scanLines(text, bytesAsChars, (line) => {
+    if (line.invalidUtf8) {
       builder.warning(
         line.line,
         'invalid-utf8',
@@ -55,13 +51,6 @@ export function parseRobots(
     builder.add(line);
   });
   return builder.build();
-}
-
-function lastLineBreak(bytes: Uint8Array, limit: number): number {
-  for (let i = limit - 1; i >= 0; i--) {
-    if (bytes[i] === 0x0a || bytes[i] === 0x0d) return i + 1;
-  }
-  return 0;
 }
 
 interface OpenGroup {
@@ -76,6 +65,7 @@ class PolicyBuilder {
   readonly #base: string | undefined;
   readonly #groups: OpenGroup[] = [];
   readonly #sitemaps: string[] = [];
+  readonly #seenSitemaps = new Set<string>();
   readonly #diagnostics: Diagnostic[] = [];
   #current: OpenGroup | null = null;
   #currentHasRules = false;
@@ -111,8 +101,8 @@ class PolicyBuilder {
   }
 
   /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
-  checkForHtml(bytes: Uint8Array): void {
-    const head = new TextDecoder().decode(bytes.subarray(0, 512)).trimStart().toLowerCase();
+  checkForHtml(text: string): void {
+    const head = text.slice(0, 512).trimStart().toLowerCase();
     if (
       head.startsWith('<!doctype html') ||
       head.startsWith('<html') ||
@@ -228,13 +218,9 @@ class PolicyBuilder {
       this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
       return;
     }
-    const absolute = URL.canParse(line.value) ? line.value : null;
-    const resolved =
-      absolute ??
-      (this.#base !== undefined && URL.canParse(line.value, this.#base)
-        ? new URL(line.value, this.#base).href
-        : null);
-    if (resolved === null) {
+    const absolute = URL.parse(line.value);
+    const url = absolute ?? (this.#base === undefined ? null : URL.parse(line.value, this.#base));
+    if (url === null) {
       this.error(
         line.line,
         'invalid-sitemap-url',
@@ -242,8 +228,8 @@ class PolicyBuilder {
       );
       return;
     }
-    const href = new URL(resolved).href;
-    if (!href.startsWith('http://') && !href.startsWith('https://')) {
+    const href = url.href;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       this.error(
         line.line,
         'invalid-sitemap-url',
@@ -258,7 +244,8 @@ class PolicyBuilder {
         `sitemap "${line.value}" is relative; read as ${href}`,
       );
     }
-    if (this.#sitemaps.includes(href)) return;
+    if (this.#seenSitemaps.has(href)) return;
+    this.#seenSitemaps.add(href);
     this.#sitemaps.push(href);
   }
 

@@ -1,4 +1,4 @@
-import { toBytes } from './internal/bytes.ts';
+import { readRobotsText } from './internal/robots-text.ts';
 import { scanLines } from './internal/scan-lines.ts';
 import type { RobotsLine } from './types.ts';
 
@@ -14,7 +14,8 @@ import type { RobotsLine } from './types.ts';
  */
 export function scanRobots(input: string | Uint8Array): RobotsLine[] {
   const lines: RobotsLine[] = [];
-  scanLines(toBytes(input), (line) => {
+  const { text, bytesAsChars } = readRobotsText(input);
+  scanLines(text, bytesAsChars, (line) => {
     lines.push(line);
   });
   return lines;

@@ -34,6 +34,8 @@ export interface RobotsLine {
   readonly hasComment: boolean;
   /** The line was longer than 16,663 bytes; the rest of it was ignored. */
   readonly tooLong: boolean;
+  /** The line's bytes are not valid UTF-8 (they are matched as percent-escapes). */
+  readonly invalidUtf8: boolean;
 }
 
 export type RobotsDirective = 'allow' | 'disallow';

@@ -20,9 +20,12 @@ export interface CompiledPattern {
   readonly anchored: boolean;
 }
 
+const NONE: readonly string[] = [];
+
 export function compilePattern(pattern: string): CompiledPattern {
   const anchored = pattern.endsWith('$');
   const body = anchored ? pattern.slice(0, -1) : pattern;
+  if (!body.includes('*')) return { head: body, middle: NONE, tail: null, anchored };
   const parts = body.split('*');
   const head = parts[0] as string;
   if (parts.length === 1) return { head, middle: [], tail: null, anchored };

@@ -1,50 +1,47 @@
-import { isHexDigit, latin1 } from './bytes.ts';
+import { encodeUtf8 } from './robots-text.ts';
 
 const HEX = '0123456789ABCDEF';
 
-function upper(byte: number): number {
-  return byte >= 0x61 && byte <= 0x7a ? byte - 0x20 : byte;
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
 /**
  * Normalises an allow/disallow value the way Google does before matching: octets with the
  * high bit set are percent-encoded and existing `%xx` escapes are upper-cased. Nothing else
  * changes (`%2f` stays an escape, `/` stays a slash), so the result is pure ASCII.
+ * `bytesAsChars`: each char of `value` is one byte; otherwise it is text, encoded as UTF-8.
  */
-export function escapePattern(bytes: Uint8Array, start: number, end: number): string {
-  let needed = false;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i] as number;
-    if (b >= 0x80 || b === 0x25) {
-      needed = true;
-      break;
-    }
+export function escapePattern(value: string, bytesAsChars = false): string {
+  let i = 0;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0x80 || c === 0x25) break;
   }
-  if (!needed) return latin1(bytes, start, end);
-  let out = '';
-  for (let i = start; i < end; i++) {
-    const b = bytes[i] as number;
+  if (i === value.length) return value;
+  let out = value.slice(0, i);
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
     if (
-      b === 0x25 &&
-      i + 2 < end &&
-      isHexDigit(bytes[i + 1] as number) &&
-      isHexDigit(bytes[i + 2] as number)
+      c === 0x25 &&
+      i + 2 < value.length &&
+      isHex(value.charCodeAt(i + 1)) &&
+      isHex(value.charCodeAt(i + 2))
     ) {
-      out += `%${String.fromCharCode(upper(bytes[i + 1] as number), upper(bytes[i + 2] as number))}`;
+      out += `%${value.slice(i + 1, i + 3).toUpperCase()}`;
       i += 2;
-    } else if (b >= 0x80) {
-      out += `%${HEX[b >> 4]}${HEX[b & 0xf]}`;
+    } else if (c < 0x80) {
+      out += value[i];
+    } else if (bytesAsChars) {
+      out += `%${HEX[c >> 4]}${HEX[c & 0xf]}`;
     } else {
-      out += String.fromCharCode(b);
+      // One code point (a surrogate pair is two chars) as its UTF-8 bytes.
+      const next = value.charCodeAt(i + 1);
+      const wide = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+      const char = wide ? value.slice(i, i + 2) : value[i];
+      if (wide) i++;
+      for (const byte of encodeUtf8(char as string)) out += `%${HEX[byte >> 4]}${HEX[byte & 0xf]}`;
     }
   }
   return out;
-}
-
-const encoder = new TextEncoder();
-
-/** {@link escapePattern} for a string (encoded as UTF-8 first). */
-export function escapePatternText(pattern: string): string {
-  const bytes = encoder.encode(pattern);
-  return escapePattern(bytes, 0, bytes.length);
 }

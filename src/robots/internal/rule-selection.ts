@@ -17,9 +17,9 @@ export interface CompiledRule {
  */
 export interface RuleSelection {
   /** Rules of every group naming the token (duplicate groups are merged). */
-  readonly specific: readonly CompiledRule[];
+  readonly specific: RuleList;
   /** Rules of the `*` groups; used only when no group names the token. */
-  readonly global: readonly CompiledRule[];
+  readonly global: RuleList;
   /** First group naming the token, or -1. */
   readonly specificGroup: number;
   /** First `*` group, or -1. */
@@ -106,18 +106,74 @@ export function selectRules(groups: readonly CompiledGroup[], userAgent: string)
       global.push(...group.rules);
     }
   });
-  specific.sort(byPrecedence);
-  global.sort(byPrecedence);
   const crawlDelay = specificGroup >= 0 ? specificDelay : globalDelay;
-  return { specific, global, specificGroup, globalGroup, crawlDelay };
+  return {
+    specific: ruleList(specific),
+    global: ruleList(global),
+    specificGroup,
+    globalGroup,
+    crawlDelay,
+  };
 }
 
 function byPrecedence(a: CompiledRule, b: CompiledRule): number {
   return b.priority - a.priority || Number(b.allow) - Number(a.allow) || a.rule.line - b.rule.line;
 }
 
-/** The first (best) rule of `rules` that matches `path`, or null. */
-export function firstMatch(rules: readonly CompiledRule[], path: string): CompiledRule | null {
-  for (const rule of rules) if (matchesPattern(rule.compiled, path)) return rule;
-  return null;
+/** A trie node with fewer rules than this is a plain list: scanning a few rules is cheapest. */
+const SPLIT_FROM = 8;
+/** How deep the trie goes; heads sharing a longer prefix stay together in one list. */
+const MAX_DEPTH = 64;
+
+/**
+ * Rules in precedence order, arranged as a trie on their literal heads: a rule can only
+ * match a path that starts with its head, so a check walks the path's characters down the
+ * trie and tries only the rules it passes. Real files have tens of thousands of rules
+ * (docs.oracle.com: 31,843); a check then costs a short walk, not a match per rule.
+ */
+export interface RuleList {
+  /** Rules whose head ends at this depth (or that stay here because the node is small). */
+  readonly here: readonly CompiledRule[];
+  /** Rules whose head continues, by the head's character at this depth. */
+  readonly next: ReadonlyMap<number, RuleList> | null;
+}
+
+function ruleList(rules: CompiledRule[], depth = 0): RuleList {
+  rules.sort(byPrecedence);
+  if (rules.length < SPLIT_FROM || depth >= MAX_DEPTH) return { here: rules, next: null };
+  const here: CompiledRule[] = [];
+  const groups = new Map<number, CompiledRule[]>();
+  for (const rule of rules) {
+    const head = rule.compiled.head;
+    if (head.length <= depth) {
+      here.push(rule);
+      continue;
+    }
+    const c = head.charCodeAt(depth);
+    const group = groups.get(c);
+    if (group === undefined) groups.set(c, [rule]);
+    else group.push(rule);
+  }
+  const next = new Map<number, RuleList>();
+  for (const [c, group] of groups) next.set(c, ruleList(group, depth + 1));
+  return { here, next };
+}
+
+/** The first rule of `list` in precedence order that matches `path`, or null. */
+export function firstMatch(list: RuleList, path: string): CompiledRule | null {
+  let best: CompiledRule | null = null;
+  let node: RuleList | undefined = list;
+  for (let depth = 0; node !== undefined; depth++) {
+    for (const rule of node.here) {
+      // Each list is in precedence order: once a rule ranks below the best, so do the rest.
+      if (best !== null && byPrecedence(rule, best) > 0) break;
+      if (matchesPattern(rule.compiled, path)) {
+        best = rule;
+        break;
+      }
+    }
+    if (node.next === null || depth >= path.length) break;
+    node = node.next.get(path.charCodeAt(depth));
+  }
+  return best;
 }

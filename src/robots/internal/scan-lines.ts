@@ -1,7 +1,13 @@
 import type { RobotsLine } from '../types.ts';
-import { decodeUtf8, isAsciiSpace } from './bytes.ts';
 import { classifyKey } from './directive-key.ts';
 import { escapePattern } from './escape-pattern.ts';
+import {
+  bytesToChars,
+  decodeChars,
+  encodeUtf8,
+  isValidUtf8Chars,
+  utf8Length,
+} from './robots-text.ts';
 
 /**
  * Google keeps at most 2083 * 8 - 1 bytes of a line (eight maximal browser URLs, minus the
@@ -9,7 +15,6 @@ import { escapePattern } from './escape-pattern.ts';
  */
 export const MAX_LINE_BYTES = 2083 * 8 - 1;
 
-const BOM = [0xef, 0xbb, 0xbf];
 const CR = 0x0d;
 const LF = 0x0a;
 const HASH = 0x23;
@@ -17,99 +22,204 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const TAB = 0x09;
 
-/** Bytes of a UTF-8 BOM skipped at the start: a partial BOM prefix is skipped too, as Google does. */
-export function bomLength(bytes: Uint8Array): number {
-  let n = 0;
-  while (n < 3 && bytes[n] === BOM[n]) n++;
-  return n;
+function isAsciiSpace(c: number): boolean {
+  return c === SPACE || (c >= TAB && c <= CR);
 }
 
 /**
- * Splits robots.txt bytes into lines exactly as Google's parser does (CR, LF and CRLF end a
- * line, the final line is always reported even when empty) and reads each as a
- * `key: value` record. `visit` is called once per line, in order, with the line's byte range.
+ * Splits a robots.txt (as read by `readRobotsText`) into lines exactly as Google's parser
+ * does: CR, LF and CRLF end a line, and the final line is always reported, even when empty.
+ * Each line is read as a `key: value` record and passed to `visit`, in order.
  */
 export function scanLines(
-  bytes: Uint8Array,
-  visit: (line: RobotsLine, start: number, end: number) => void,
+  text: string,
+  bytesAsChars: boolean,
+  visit: (line: RobotsLine) => void,
 ): void {
-  const length = bytes.length;
-  let lineNumber = 0;
-  let start = bomLength(bytes);
+  const length = text.length;
+  // In UTF-8 text a line can only pass the byte limit if it has more than a third as many chars.
+  const suspectLength = bytesAsChars ? MAX_LINE_BYTES : Math.floor(MAX_LINE_BYTES / 3);
+  // Native indexOf finds the next LF, CR, NUL, `#` and `:`; each position is looked up again
+  // only once the scan has passed it, so the whole file is searched once per character.
+  let lf = -1;
+  let cr = -1;
+  let nul = -1;
+  let hash = -1;
+  let colon = -1;
+  let line = 0;
+  let start = 0;
   for (;;) {
-    let end = start;
-    while (end < length) {
-      const b = bytes[end];
-      if (b === LF || b === CR) break;
-      end++;
+    if (lf < start) lf = seek(text, '\n', start);
+    if (cr < start) cr = seek(text, '\r', start);
+    if (nul < start) nul = seek(text, '\0', start);
+    if (hash < start) hash = seek(text, '#', start);
+    if (colon < start) colon = seek(text, ':', start);
+    const end = lf < cr ? lf : cr;
+    line++;
+    if (end - start > suspectLength && isTooLong(text, start, end, bytesAsChars)) {
+      visit(readTooLongLine(text, start, end, bytesAsChars, line));
+    } else {
+      visit(
+        readLine(
+          text,
+          start,
+          end,
+          nul < end ? nul : -1,
+          hash < end ? hash : -1,
+          colon < end ? colon : -1,
+          bytesAsChars,
+          line,
+          false,
+        ),
+      );
     }
-    visit(readLine(bytes, ++lineNumber, start, end), start, end);
     if (end >= length) return;
-    // CRLF is one line end; a CR followed by LF must not produce an extra empty line.
-    start = bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
-    if (start > length) return;
+    // CRLF is one line end: a CR followed by LF must not produce an extra empty line.
+    start = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
   }
 }
 
-function readLine(bytes: Uint8Array, line: number, lineStart: number, lineEnd: number): RobotsLine {
-  const tooLong = lineEnd - lineStart > MAX_LINE_BYTES;
-  let end = tooLong ? lineStart + MAX_LINE_BYTES : lineEnd;
-  // Google handles lines as C strings: nothing after a NUL byte is seen.
-  const nul = bytes.subarray(lineStart, end).indexOf(0);
-  if (nul >= 0) end = lineStart + nul;
-  const hash = bytes.subarray(lineStart, end).indexOf(HASH);
-  const hasComment = hash >= 0;
-  if (hasComment) end = lineStart + hash;
+/** Index of `char` at or after `from`, or the text's length when there is none. */
+function seek(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+}
 
-  let s = lineStart;
+function isTooLong(text: string, start: number, end: number, bytesAsChars: boolean): boolean {
+  return (bytesAsChars ? end - start : utf8Length(text, start, end)) > MAX_LINE_BYTES;
+}
+
+/** The kept bytes of an over-long line, cut exactly where Google cuts (maybe mid-character). */
+function readTooLongLine(
+  text: string,
+  start: number,
+  end: number,
+  bytesAsChars: boolean,
+  line: number,
+): RobotsLine {
+  const kept = bytesAsChars
+    ? text.slice(start, start + MAX_LINE_BYTES)
+    : bytesToChars(encodeUtf8(text.slice(start, end)).subarray(0, MAX_LINE_BYTES));
+  let nul = -1;
+  let hash = -1;
+  let colon = -1;
+  for (let i = 0; i < kept.length; i++) {
+    const c = kept.charCodeAt(i);
+    if (c === 0 && nul < 0) nul = i;
+    else if (c === HASH && hash < 0) hash = i;
+    else if (c === COLON && colon < 0) colon = i;
+  }
+  return readLine(kept, 0, kept.length, nul, hash, colon, true, line, true);
+}
+
+function readLine(
+  text: string,
+  start: number,
+  lineEnd: number,
+  nul: number,
+  hash: number,
+  colon: number,
+  bytesAsChars: boolean,
+  line: number,
+  tooLong: boolean,
+): RobotsLine {
+  // Google handles a line as a C string: nothing after a NUL byte is seen.
+  let end = nul >= 0 ? nul : lineEnd;
+  const hasComment = hash >= 0 && hash < end;
+  if (hasComment) end = hash;
+  if (colon >= end) colon = -1;
+  const invalidUtf8 = bytesAsChars && !tooLong && !isValidUtf8Chars(text.slice(start, lineEnd));
+  const shown = (from: number, to: number) =>
+    bytesAsChars ? decodeChars(text.slice(from, to)) : text.slice(from, to);
+
+  let s = start;
   let e = end;
-  while (s < e && isAsciiSpace(bytes[s] as number)) s++;
-  while (e > s && isAsciiSpace(bytes[e - 1] as number)) e--;
-  const base = {
-    line,
-    key: '',
-    value: '',
-    pattern: null,
-    typo: false,
-    missingColon: false,
-    hasComment,
-    tooLong,
-  };
-  if (s === e) return { ...base, kind: hasComment ? 'comment' : 'empty' };
+  while (s < e && isAsciiSpace(text.charCodeAt(s))) s++;
+  while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
+  if (s === e)
+    return record(
+      line,
+      hasComment ? 'comment' : 'empty',
+      '',
+      '',
+      null,
+      false,
+      false,
+      hasComment,
+      tooLong,
+      invalidUtf8,
+    );
 
-  let sep = bytes.subarray(s, e).indexOf(COLON);
+  let sep = colon;
   let missingColon = false;
   if (sep < 0) {
     // Google accepts whitespace instead of the colon when the line is exactly two words.
-    sep = indexOfBlank(bytes, s, e);
+    sep = indexOfBlank(text, s, e);
     if (sep >= 0) {
-      let v = s + sep;
-      while (v < e && (bytes[v] === SPACE || bytes[v] === TAB)) v++;
-      if (indexOfBlank(bytes, v, e) >= 0) sep = -1;
+      let v = sep;
+      while (v < e && (text.charCodeAt(v) === SPACE || text.charCodeAt(v) === TAB)) v++;
+      if (indexOfBlank(text, v, e) >= 0) sep = -1;
       else missingColon = true;
     }
   }
-  if (sep < 0) return { ...base, kind: 'invalid', value: decodeUtf8(bytes, s, e) };
-  sep += s;
-
   let keyEnd = sep;
-  while (keyEnd > s && isAsciiSpace(bytes[keyEnd - 1] as number)) keyEnd--;
-  if (keyEnd === s) return { ...base, kind: 'invalid', value: decodeUtf8(bytes, s, e) };
+  while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  if (sep < 0 || keyEnd === s) {
+    return record(
+      line,
+      'invalid',
+      '',
+      shown(s, e),
+      null,
+      false,
+      false,
+      hasComment,
+      tooLong,
+      invalidUtf8,
+    );
+  }
   let valueStart = sep + 1;
-  while (valueStart < e && isAsciiSpace(bytes[valueStart] as number)) valueStart++;
+  while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
 
-  const key = decodeUtf8(bytes, s, keyEnd);
+  const key = shown(s, keyEnd);
   const { kind, typo } = classifyKey(key);
-  const value = decodeUtf8(bytes, valueStart, e);
-  const pattern =
-    kind === 'allow' || kind === 'disallow' ? escapePattern(bytes, valueStart, e) : null;
-  return { ...base, kind, key, value, pattern, typo, missingColon };
+  const raw = text.slice(valueStart, e);
+  const value = bytesAsChars ? decodeChars(raw) : raw;
+  const pattern = kind === 'allow' || kind === 'disallow' ? escapePattern(raw, bytesAsChars) : null;
+  return record(
+    line,
+    kind,
+    key,
+    value,
+    pattern,
+    typo,
+    missingColon,
+    hasComment,
+    tooLong,
+    invalidUtf8,
+  );
 }
 
-function indexOfBlank(bytes: Uint8Array, start: number, end: number): number {
+/** Every record built in one place, so all have the same shape (and stay fast to read). */
+function record(
+  line: number,
+  kind: RobotsLine['kind'],
+  key: string,
+  value: string,
+  pattern: string | null,
+  typo: boolean,
+  missingColon: boolean,
+  hasComment: boolean,
+  tooLong: boolean,
+  invalidUtf8: boolean,
+): RobotsLine {
+  return { line, kind, key, value, pattern, typo, missingColon, hasComment, tooLong, invalidUtf8 };
+}
+
+function indexOfBlank(text: string, start: number, end: number): number {
   for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if (b === SPACE || b === TAB) return i - start;
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB) return i;
   }
   return -1;
 }
