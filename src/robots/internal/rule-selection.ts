@@ -122,7 +122,7 @@ function byPrecedence(a: CompiledRule, b: CompiledRule): number {
 
 /** A trie node with fewer rules than this is a plain list: scanning a few rules is cheapest. */
 const SPLIT_FROM = 8;
-/** How deep the trie goes; heads sharing a longer prefix stay together in one list. */
+/** How far one node may skip or the trie go; heads alike for longer share one list. */
 const MAX_DEPTH = 64;
 
 /**
@@ -130,17 +130,21 @@ const MAX_DEPTH = 64;
  * match a path that starts with its head, so a check walks the path's characters down the
  * trie and tries only the rules it passes. Real files have tens of thousands of rules
  * (docs.oracle.com: 31,843); a check then costs a short walk, not a match per rule.
+ * Chains with one branch are skipped (a node branches at the first character where its
+ * heads differ); that is safe because every rule still checks its whole head itself.
  */
 export interface RuleList {
-  /** Rules whose head ends at this depth (or that stay here because the node is small). */
+  /** Rules whose head ends before `depth` (or all of them, in a small node). */
   readonly here: readonly CompiledRule[];
-  /** Rules whose head continues, by the head's character at this depth. */
-  readonly next: ReadonlyMap<number, RuleList> | null;
+  /** The character position this node branches on. */
+  readonly depth: number;
+  /** Rules whose head continues, by the head's (ASCII) character at `depth`. */
+  readonly next: readonly (RuleList | undefined)[] | null;
 }
 
 function ruleList(rules: CompiledRule[], depth = 0): RuleList {
   rules.sort(byPrecedence);
-  if (rules.length < SPLIT_FROM || depth >= MAX_DEPTH) return { here: rules, next: null };
+  if (rules.length < SPLIT_FROM || depth >= MAX_DEPTH) return { here: rules, depth, next: null };
   const here: CompiledRule[] = [];
   const groups = new Map<number, CompiledRule[]>();
   for (const rule of rules) {
@@ -154,16 +158,32 @@ function ruleList(rules: CompiledRule[], depth = 0): RuleList {
     if (group === undefined) groups.set(c, [rule]);
     else group.push(rule);
   }
-  const next = new Map<number, RuleList>();
-  for (const [c, group] of groups) next.set(c, ruleList(group, depth + 1));
-  return { here, next };
+  // Heads are percent-normalised, so pure ASCII: 128 slots index every branch.
+  const next: (RuleList | undefined)[] = new Array(128);
+  for (const [c, group] of groups) next[c] = ruleList(group, sharedPrefixLength(group, depth + 1));
+  return { here, depth, next };
+}
+
+/** Where the heads of `rules`, equal before `from`, first differ (or the shortest ends). */
+function sharedPrefixLength(rules: readonly CompiledRule[], from: number): number {
+  const first = (rules[0] as CompiledRule).compiled.head;
+  let end = Math.min(first.length, from + MAX_DEPTH);
+  for (const rule of rules) {
+    const head = rule.compiled.head;
+    let i = from;
+    const limit = Math.min(end, head.length);
+    while (i < limit && head.charCodeAt(i) === first.charCodeAt(i)) i++;
+    end = i;
+    if (end === from) break;
+  }
+  return end;
 }
 
 /** The first rule of `list` in precedence order that matches `path`, or null. */
 export function firstMatch(list: RuleList, path: string): CompiledRule | null {
   let best: CompiledRule | null = null;
   let node: RuleList | undefined = list;
-  for (let depth = 0; node !== undefined; depth++) {
+  while (node !== undefined) {
     for (const rule of node.here) {
       // Each list is in precedence order: once a rule ranks below the best, so do the rest.
       if (best !== null && byPrecedence(rule, best) > 0) break;
@@ -172,8 +192,8 @@ export function firstMatch(list: RuleList, path: string): CompiledRule | null {
         break;
       }
     }
-    if (node.next === null || depth >= path.length) break;
-    node = node.next.get(path.charCodeAt(depth));
+    if (node.next === null || node.depth >= path.length) break;
+    node = node.next[path.charCodeAt(node.depth)];
   }
   return best;
 }

@@ -54,7 +54,7 @@ export function scanLines(
     if (nul < start) nul = seek(text, '\0', start);
     if (hash < start) hash = seek(text, '#', start);
     if (colon < start) colon = seek(text, ':', start);
-    const end = lf < cr ? lf : cr;
+    const end = Math.min(lf, cr);
     line++;
     if (end - start > suspectLength && isTooLong(text, start, end, bytesAsChars)) {
       visit(readTooLongLine(text, start, end, bytesAsChars, line));

@@ -3,9 +3,12 @@
  * without scheme, authority or fragment, always starting with `/`. Follows Google's
  * GetPathParamsQuery, so a bare path (`/a?b`), a scheme-less URL (`example.com/a`) and a
  * full URL all work, and anything without a path gives `/`. Nothing is decoded or encoded:
- * callers pass URLs already percent-encoded, as `new URL(x).href` produces.
+ * callers pass URLs already percent-encoded, as `new URL(x).href` produces. Like Google's
+ * C strings, the URL ends at a NUL character (an encoded URL has none; `%00` is kept).
  */
 export function pathForMatching(url: string): string {
+  const nul = url.indexOf('\0');
+  if (nul >= 0) url = url.slice(0, nul);
   const searchStart = url.startsWith('//') ? 2 : 0;
   const earlyPath = indexOfAny(url, searchStart);
   let protocolEnd = url.indexOf('://', searchStart);
@@ -21,11 +24,12 @@ export function pathForMatching(url: string): string {
   return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
 }
 
-/** First index of `/`, `?` or `;` at or after `from`, or -1. */
+/** First index of `/`, `?` or `;` at or after `from`, or -1 (native searches beat a char loop). */
 function indexOfAny(url: string, from: number): number {
-  for (let i = from; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 0x2f || c === 0x3f || c === 0x3b) return i;
-  }
-  return -1;
+  let first = url.indexOf('/', from);
+  const query = url.indexOf('?', from);
+  if (query >= 0 && (first < 0 || query < first)) first = query;
+  const params = url.indexOf(';', from);
+  if (params >= 0 && (first < 0 || params < first)) first = params;
+  return first;
 }
