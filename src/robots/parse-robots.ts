@@ -6,7 +6,14 @@ import { isGlobalUserAgent, productToken } from './internal/user-agent.ts';
 import { RobotsTxt } from './robots-txt.ts';
 import type { ParseRobotsOptions, RobotsGroup, RobotsLine, RobotsRule } from './types.ts';
 
-/** RFC 9309 section 2.5: crawlers must read at least 500 kibibytes. */
+/**
+ * RFC 9309 section 2.5: crawlers must read at least 500 kibibytes.
+ *
+ * @example
+ * ```ts
+ * parseRobots(hugeBody, { maxBytes: 2 * DEFAULT_MAX_ROBOTS_BYTES });
+ * ```
+ */
 export const DEFAULT_MAX_ROBOTS_BYTES = 500 * 1024;
 
 /**

@@ -23,7 +23,14 @@ export interface Diagnostic {
   readonly column: number;
 }
 
-/** True when any diagnostic is an error. */
+/**
+ * True when any diagnostic is an error.
+ *
+ * @example
+ * ```ts
+ * if (hasErrors(parseRobots(text).diagnostics)) process.exitCode = 1;
+ * ```
+ */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }

@@ -5,6 +5,12 @@
  * full URL all work, and anything without a path gives `/`. Nothing is decoded or encoded:
  * callers pass URLs already percent-encoded, as `new URL(x).href` produces. Like Google's
  * C strings, the URL ends at a NUL character (an encoded URL has none; `%00` is kept).
+ *
+ * @example
+ * ```ts
+ * pathForMatching('https://example.com/a/b?c=d#top'); // '/a/b?c=d'
+ * pathForMatching('example.com'); // '/'
+ * ```
  */
 export function pathForMatching(url: string): string {
   const nul = url.indexOf('\0');

@@ -1,6 +1,11 @@
 /**
  * The product token at the start of a user-agent value: the longest prefix of letters, `-`
  * and `_` (RFC 9309 section 2.2.1). `Googlebot/2.1 (+http://...)` gives `Googlebot`.
+ *
+ * @example
+ * ```ts
+ * robots.isAllowed(url, productToken(request.headers.get('user-agent') ?? ''));
+ * ```
  */
 export function productToken(userAgent: string): string {
   let end = 0;
@@ -13,7 +18,15 @@ export function productToken(userAgent: string): string {
   return userAgent.slice(0, end);
 }
 
-/** True when `userAgent` is a whole, non-empty product token a crawler may obey rules for. */
+/**
+ * True when `userAgent` is a whole, non-empty product token a crawler may obey rules for.
+ *
+ * @example
+ * ```ts
+ * isValidUserAgent('Googlebot-Image'); // true
+ * isValidUserAgent('Googlebot/2.1'); // false
+ * ```
+ */
 export function isValidUserAgent(userAgent: string): boolean {
   return userAgent.length > 0 && productToken(userAgent) === userAgent;
 }
