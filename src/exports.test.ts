@@ -16,6 +16,22 @@ const EXPECTED: Record<string, string[]> = {
     'robotsForStatus',
     'scanRobots',
   ],
+  './sitemap': [
+    'DEFAULT_MAX_ENTRIES',
+    'DEFAULT_MAX_SITEMAP_BYTES',
+    'MAX_SITEMAP_BYTES',
+    'MAX_SITEMAP_URLS',
+    'SitemapIndexWriter',
+    'SitemapParser',
+    'UrlsetWriter',
+    'formatSitemapIndex',
+    'formatUrlset',
+    'parseSitemap',
+    'readSitemap',
+    'walkSitemaps',
+  ],
+  './sitemap/node': ['writeSitemaps'],
+  './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
 };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -30,7 +46,12 @@ test('package.json exports exactly the known entry points', () => {
 for (const [entry, names] of Object.entries(EXPECTED)) {
   test(`${entry} exports ${names.length} names`, async () => {
     // The source of each entry point, so the test needs no build.
-    const source = entry === '.' ? './index.ts' : `./${entry.slice(2)}/index.ts`;
+    const source =
+      entry === '.'
+        ? './index.ts'
+        : entry.endsWith('/node')
+          ? `./${entry.slice(2)}.ts`
+          : `./${entry.slice(2)}/index.ts`;
     const module = (await import(source)) as Record<string, unknown>;
     assert.deepEqual(Object.keys(module).sort(), names);
   });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { runCli } from './main.ts';
@@ -8,14 +8,12 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
-process.exitCode = await runCli(
-  process.argv.slice(2),
-  {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    readStdin: async () => new Uint8Array(await buffer(process.stdin)),
-    readFile: async (path) => new Uint8Array(await readFile(path)),
-    env: process.env,
-  },
-  pkg.version,
-);
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readStdin: async () => new Uint8Array(await buffer(process.stdin)),
+  readFile: async (path) => new Uint8Array(await readFile(path)),
+  openFile: (path) => (path === '-' ? process.stdin : createReadStream(path)),
+  env: process.env,
+  version: pkg.version,
+});

@@ -8,7 +8,11 @@ export interface CliIo {
   /** All of standard input. */
   readonly readStdin: () => Promise<Uint8Array>;
   readonly readFile: (path: string) => Promise<Uint8Array>;
+  /** A file as a stream of chunks, for inputs too large to hold (`-` is standard input). */
+  readonly openFile: (path: string) => AsyncIterable<Uint8Array>;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** waymark's version, for --version and the default User-Agent. */
+  readonly version: string;
 }
 
 /** What every command module exports. */

@@ -1,22 +1,24 @@
 import { isWaymarkError } from '../shared/waymark-error.ts';
 import { robots } from './commands/robots.ts';
+import { sitemap } from './commands/sitemap.ts';
 import { commandGroup } from './internal/command-group.ts';
 import { type CliIo, EXIT_OK, EXIT_USAGE } from './io.ts';
 
 /** Every top-level command. Registering one here is all it takes to add it. */
 const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
   robots,
+  sitemap,
 });
 
 /**
  * Runs the `waymark` command line and returns its exit code. `--version` and `--debug`
  * (stack traces on failure) are accepted anywhere. Failures are one line on stderr.
  */
-export async function runCli(args: readonly string[], io: CliIo, version: string): Promise<number> {
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const debug = args.includes('--debug');
   const rest = args.filter((arg) => arg !== '--debug');
   if (rest[0] === '--version' || rest[0] === '-V') {
-    io.stdout(`${version}\n`);
+    io.stdout(`${io.version}\n`);
     return EXIT_OK;
   }
   try {

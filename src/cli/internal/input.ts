@@ -7,15 +7,41 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
   try {
     return await io.readFile(path);
   } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'no such file'
-        : String((error as Error).message);
-    throw new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
+    throw readError(path, error);
   }
 }
 
 /** How a file argument is named in messages. */
 export function displayName(path: string): string {
   return path === '-' ? '<stdin>' : path;
+}
+
+/**
+ * Opens a file argument as a stream (`-` is standard input). The first chunk is read at once,
+ * so a missing or unreadable file is a clear error here rather than a problem found halfway.
+ */
+export async function openInput(path: string, io: CliIo): Promise<AsyncIterable<Uint8Array>> {
+  const iterator = io.openFile(path)[Symbol.asyncIterator]();
+  let first: IteratorResult<Uint8Array>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    throw readError(path, error);
+  }
+  return (async function* () {
+    if (!first.done) yield first.value;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  })();
+}
+
+function readError(path: string, error: unknown): WaymarkError {
+  const reason =
+    (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? 'no such file'
+      : String((error as Error).message);
+  return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
 }

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { CliIo } from '../io.ts';
 import { runCli } from '../main.ts';
@@ -21,8 +22,15 @@ export async function runCliForTest(args: readonly string[], stdin = ''): Promis
     },
     readStdin: async () => new TextEncoder().encode(stdin),
     readFile: async (path) => new Uint8Array(await readFile(path)),
+    openFile: (path) =>
+      path === '-' ? toAsync(new TextEncoder().encode(stdin)) : createReadStream(path),
     env: {},
+    version: '0.0.0-test',
   };
-  const code = await runCli(args, io, '0.0.0-test');
+  const code = await runCli(args, io);
   return { code, stdout, stderr };
+}
+
+async function* toAsync(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }

@@ -1,0 +1,134 @@
+import { openWithLimits } from '../../http/index.ts';
+import type { Diagnostic } from '../../shared/diagnostic.ts';
+import {
+  parseSitemap,
+  type SitemapEntry,
+  type SitemapReport,
+  type SitemapUrl,
+  walkSitemaps,
+} from '../../sitemap/index.ts';
+import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { displayName, openInput } from '../internal/input.ts';
+import { SitemapStats } from '../internal/sitemap-stats.ts';
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
+
+const NAME = 'waymark sitemap parse';
+
+const HELP = `Read a sitemap (URL set, index, gzip, plain text, RSS or Atom) and print its URLs.
+
+Usage: ${NAME} <url|file|-> [options]
+
+Arguments:
+  <url|file|->          a sitemap URL, a file, or - for standard input
+
+Options:
+      --json            one JSON object a line: the full entry (with "sitemap" when --recursive)
+  -r, --recursive       follow sitemap indexes (their sitemaps are fetched over HTTP)
+      --stats           print counts per kind, entries, lastmod range and problems instead
+      --user-agent <ua> User-Agent for fetches (default waymark/<version>)
+  -h, --help            show this help
+
+Problems go to stderr as source:line: severity: message.
+Exit status: 0 when read without errors, 1 when a document had errors or could not be
+fetched, 2 on a usage error.
+`;
+
+export const sitemapParse: CliCommand = {
+  summary: 'print the URLs of a sitemap, following indexes with --recursive',
+  run: async (args: readonly string[], io: CliIo) => {
+    const { values, positionals } = parseCommandArgs(NAME, args, {
+      json: { type: 'boolean' },
+      recursive: { type: 'boolean', short: 'r' },
+      stats: { type: 'boolean' },
+      'user-agent': { type: 'string' },
+    });
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const [source, ...extra] = positionals;
+    if (source === undefined)
+      throw usageError(NAME, 'missing the sitemap URL or file (or - for standard input)');
+    if (extra.length > 0)
+      throw usageError(NAME, `one sitemap at a time (got ${positionals.length})`);
+    const userAgent = values['user-agent'] ?? `waymark/${io.version}`;
+    const stats = values.stats ? new SitemapStats() : null;
+    let failed = false;
+
+    const print = (entry: SitemapEntry, sitemap: string | null) => {
+      if (stats !== null) stats.entry(entry);
+      else if (values.json)
+        io.stdout(`${JSON.stringify(sitemap === null ? entry : { sitemap, ...entry })}\n`);
+      else io.stdout(`${entry.loc}\n`);
+    };
+    const report = (name: string, diagnostics: readonly Diagnostic[]) => {
+      for (const d of diagnostics) {
+        io.stderr(`${name}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
+        if (d.severity === 'error') failed = true;
+      }
+    };
+    const onSitemap = (r: SitemapReport) => {
+      stats?.document(r.kind, r.diagnostics);
+      if (r.skipped !== null) {
+        failed = true;
+        io.stderr(`${r.url}: error: not read: ${r.skipped}\n`);
+      }
+      report(r.finalUrl ?? r.url, r.diagnostics);
+    };
+
+    const isUrl = /^https?:\/\//i.test(source);
+    // Read the given document first, whatever it is; an index's children are walked after.
+    const children: string[] = [];
+    const input: OpenedInput = isUrl
+      ? await fetchBody(source, userAgent)
+      : { body: await openInput(source, io), url: null, status: null, contentType: null };
+    if (input.status !== null && input.status !== 200) {
+      io.stderr(`${source}: error: HTTP ${input.status}\n`);
+      return EXIT_PROBLEMS;
+    }
+    const reading = parseSitemap(input.body, {
+      ...(input.url === null ? {} : { url: input.url }),
+      ...(input.contentType === null ? {} : { contentType: input.contentType }),
+    });
+    for await (const entry of reading) {
+      if (reading.kind === 'index' && values.recursive) children.push(entry.loc);
+      else print(entry, values.recursive ? (input.url ?? displayName(source)) : null);
+    }
+    stats?.document(reading.kind, reading.diagnostics);
+    report(input.url ?? displayName(source), reading.diagnostics);
+
+    if (children.length > 0) {
+      for await (const { sitemap, entry } of walkSitemaps(children, { userAgent, onSitemap })) {
+        print(entry as SitemapUrl, sitemap);
+      }
+    }
+    if (stats !== null)
+      io.stdout(values.json ? `${JSON.stringify(stats.toJSON())}\n` : stats.format());
+    return failed ? EXIT_PROBLEMS : EXIT_OK;
+  },
+};
+
+interface OpenedInput {
+  readonly body: AsyncIterable<Uint8Array>;
+  readonly url: string | null;
+  readonly status: number | null;
+  readonly contentType: string | null;
+}
+
+async function fetchBody(url: string, userAgent: string): Promise<OpenedInput> {
+  const response = await openWithLimits(url, {
+    timeoutMs: 60_000,
+    maxBytes: 100 * 1024 * 1024,
+    headers: {
+      'user-agent': userAgent,
+      accept: 'application/xml, text/xml, text/plain;q=0.9, */*;q=0.5',
+    },
+  });
+  if (response.status !== 200) await response.cancel();
+  return {
+    body: response.body,
+    url: response.url,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+  };
+}

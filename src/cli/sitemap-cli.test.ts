@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import { fixturePath } from '../test-support/fixtures.ts';
+import { runCliForTest } from './test-support/run-cli.ts';
+
+const cases = (file: string) => fixturePath(`sitemaps/cases/${file}`);
+
+describe('waymark sitemap parse', () => {
+  let server: TestServer;
+  before(async () => {
+    const xml = { 'content-type': 'application/xml' };
+    const index = (paths: string[]) =>
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<sitemap><loc>${server.url(p)}</loc></sitemap>`).join('')}</sitemapindex>`;
+    const urlset = (paths: string[]) =>
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${server.url(p)}</loc><lastmod>2024-0${paths.length}-01</lastmod></url>`).join('')}</urlset>`;
+    server = await startTestServer({
+      '/index.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(index(['/a.xml', '/b.xml', '/missing.xml']));
+      },
+      '/a.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(urlset(['/1', '/2']));
+      },
+      '/b.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(urlset(['/3']));
+      },
+    });
+  });
+  after(() => server.close());
+
+  test('prints one URL a line from a file', async () => {
+    const result = await runCliForTest(['sitemap', 'parse', cases('usp-image.xml')]);
+    assert.equal(result.code, 0);
+    assert.equal(
+      result.stdout,
+      'http://test_ultimate-sitemap-parser.com/sample1.html\nhttp://test_ultimate-sitemap-parser.com/sample2.html\n',
+    );
+  });
+
+  test('--json prints full entries; gzip is detected from the bytes', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'parse',
+      '--json',
+      cases('usp-gzip-by-content-type.dat'),
+    ]);
+    assert.equal(result.code, 0);
+    const entry = JSON.parse(result.stdout);
+    assert.equal(entry.loc, 'http://test_ultimate-sitemap-parser.com/news/bar.html');
+    assert.equal(entry.news.title, 'Bąr');
+  });
+
+  test('problems go to stderr and an HTML page exits 1', async () => {
+    const result = await runCliForTest(['sitemap', 'parse', cases('own-html-soft-404.xml')]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.match(
+      result.stderr,
+      /own-html-soft-404\.xml:2: error: this is an HTML page, not a sitemap/,
+    );
+  });
+
+  test('reads standard input', async () => {
+    const result = await runCliForTest(
+      ['sitemap', 'parse', '-'],
+      'https://example.com/a\nhttps://example.com/b\n',
+    );
+    assert.equal(result.stdout, 'https://example.com/a\nhttps://example.com/b\n');
+  });
+
+  test('a URL is fetched; without --recursive an index prints its sitemaps', async () => {
+    const result = await runCliForTest(['sitemap', 'parse', server.url('/index.xml')]);
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.stdout.trim().split('\n'), [
+      server.url('/a.xml'),
+      server.url('/b.xml'),
+      server.url('/missing.xml'),
+    ]);
+  });
+
+  test('--recursive follows the index; a missing child is reported and exits 1', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'parse',
+      '-r',
+      '--json',
+      server.url('/index.xml'),
+    ]);
+    assert.equal(result.code, 1);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.map((l) => [l.sitemap, l.loc]),
+      [
+        [server.url('/a.xml'), server.url('/1')],
+        [server.url('/a.xml'), server.url('/2')],
+        [server.url('/b.xml'), server.url('/3')],
+      ],
+    );
+    assert.match(result.stderr, /missing\.xml: error: not read: HTTP 404/);
+    assert.ok(server.requests.some((r) => r.headers['user-agent'] === 'waymark/0.0.0-test'));
+  });
+
+  test('--stats counts documents, entries, the lastmod range and problems', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'parse',
+      '-r',
+      '--stats',
+      '--json',
+      server.url('/index.xml'),
+    ]);
+    const stats = JSON.parse(result.stdout);
+    assert.deepEqual(stats.documents, { index: 1, urlset: 2, 'not read': 1 });
+    assert.equal(stats.entries, 3);
+    assert.deepEqual(stats.lastmodRange, { oldest: '2024-01-01', newest: '2024-02-01' });
+  });
+
+  test('usage errors', async () => {
+    assert.equal((await runCliForTest(['sitemap', 'parse'])).code, 2);
+    assert.equal((await runCliForTest(['sitemap', 'parse', 'a.xml', 'b.xml'])).code, 2);
+    const missing = await runCliForTest(['sitemap', 'parse', '/no/such/file.xml']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read \/no\/such\/file\.xml: no such file/);
+  });
+});
+
+describe('waymark sitemap write', () => {
+  test('writes sitemap.xml from URLs and JSON lines on standard input, readable back', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-write-'));
+    const input =
+      '# pages\nhttps://example.com/\n\n{"loc":"https://example.com/a","lastmod":"2024-01-02","images":[{"loc":"https://example.com/a.png"}]}\n';
+    const result = await runCliForTest(
+      ['sitemap', 'write', '--base', 'https://example.com/', '--out', dir, '--extensions', 'image'],
+      input,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /2 URLs; announce https:\/\/example\.com\/sitemap\.xml/);
+    const parsed = await runCliForTest(['sitemap', 'parse', '--json', join(dir, 'sitemap.xml')]);
+    assert.deepEqual(
+      parsed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+      [
+        { loc: 'https://example.com/' },
+        {
+          loc: 'https://example.com/a',
+          lastmod: '2024-01-02',
+          images: [{ loc: 'https://example.com/a.png' }],
+        },
+      ],
+    );
+    assert.ok(readFileSync(join(dir, 'sitemap.xml'), 'utf8').includes('xmlns:image'));
+  });
+
+  test('splits into parts and an index past --max-urls, gzip on request', async () => {
+    const { mkdtempSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-write-'));
+    const urls = Array.from({ length: 5 }, (_, i) => `https://example.com/p/${i}`).join('\n');
+    const result = await runCliForTest(
+      [
+        'sitemap',
+        'write',
+        '--base',
+        'https://example.com/',
+        '--out',
+        dir,
+        '--max-urls',
+        '2',
+        '--gzip',
+      ],
+      urls,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(existsSync(join(dir, 'sitemaps', 'sitemap-0003.xml.gz')));
+    const all = await runCliForTest([
+      'sitemap',
+      'parse',
+      join(dir, 'sitemaps', 'sitemap-0003.xml.gz'),
+    ]);
+    assert.equal(all.stdout, 'https://example.com/p/4\n');
+    const index = await runCliForTest(['sitemap', 'parse', join(dir, 'sitemap_index.xml')]);
+    assert.equal(index.stdout.trim().split('\n').length, 3);
+  });
+
+  test('a bad line is an error and nothing is written', async () => {
+    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-write-'));
+    const result = await runCliForTest(
+      ['sitemap', 'write', '--base', 'https://example.com/', '--out', dir],
+      'https://example.com/\n{"nope": 1}\n',
+    );
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /<stdin>:2: not a URL or a JSON entry/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('usage errors', async () => {
+    assert.equal((await runCliForTest(['sitemap', 'write', '--out', '/tmp/x'])).code, 2);
+    assert.equal((await runCliForTest(['sitemap', 'write', '--base', 'https://e.com/'])).code, 2);
+    const bad = await runCliForTest([
+      'sitemap',
+      'write',
+      '--base',
+      'https://e.com/',
+      '--out',
+      '/tmp/x',
+      '--extensions',
+      'gif',
+    ]);
+    assert.match(bad.stderr, /unknown extension "gif"/);
+  });
+});

@@ -1,0 +1,220 @@
+import type { Changefreq, SitemapIndexEntry, SitemapUrl } from '../types.ts';
+import type { DiagnosticLog } from './diagnostic-log.ts';
+import type { UrlDraft } from './entry-drafts.ts';
+import { readLastmod } from './lastmod.ts';
+import { clip, readLoc, trimXml } from './loc.ts';
+import { MAX_URL_LENGTH } from './protocol-limits.ts';
+
+const CHANGEFREQS: ReadonlySet<string> = new Set([
+  'always',
+  'hourly',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'never',
+]);
+const PRIORITY = /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/;
+
+export interface CollectorOptions {
+  /** Host of the sitemap's own URL, for the same-host check; null when unknown. */
+  readonly host: string | null;
+  /** Entries read before reading stops (a gzip bomb of tiny URLs must stop somewhere). */
+  readonly maxEntries: number;
+  readonly emit: (entry: SitemapUrl | SitemapIndexEntry) => void;
+}
+
+/**
+ * Turns finished drafts into entries: validates and normalises every field, reports what it
+ * has to drop, and enforces the entry cap. One instance per document, shared by the XML and
+ * the plain-text readers, so the rules are the same for every kind.
+ */
+export class EntryCollector {
+  count = 0;
+  /** Set when the entry cap was reached: the caller stops reading. */
+  stopped = false;
+  readonly #log: DiagnosticLog;
+  readonly #options: CollectorOptions;
+
+  constructor(log: DiagnosticLog, options: CollectorOptions) {
+    this.#log = log;
+    this.#options = options;
+  }
+
+  /** A date field (lastmod, publication dates): ISO 8601 when readable, else as written. */
+  date(raw: string, offset: number): string {
+    const reading = readLastmod(raw);
+    if (reading.value === null) {
+      this.#log.report(
+        'warning',
+        'invalid-date',
+        `date "${clip(trimXml(raw))}" cannot be read (${reading.note ?? 'unknown form'})`,
+        offset,
+      );
+      return trimXml(raw);
+    }
+    if (!reading.w3c)
+      this.#log.report(
+        'info',
+        'date-not-w3c',
+        `date "${clip(trimXml(raw))}" is not W3C Datetime; read as ${reading.value} (${reading.note})`,
+        offset,
+      );
+    return reading.value;
+  }
+
+  lastmod(draft: UrlDraft, raw: string, offset: number): void {
+    const reading = readLastmod(raw);
+    if (reading.value !== null) {
+      draft.lastmod = reading.value;
+      if (!reading.w3c) {
+        this.#log.report(
+          'info',
+          'lastmod-not-w3c',
+          `lastmod "${clip(trimXml(raw))}" is not W3C Datetime; read as ${reading.value} (${reading.note})`,
+          offset,
+        );
+      }
+    } else if (trimXml(raw).length > 0) {
+      this.#log.report(
+        'warning',
+        'invalid-lastmod',
+        `lastmod "${clip(trimXml(raw))}" cannot be read (${reading.note ?? 'unknown form'}); left out`,
+        offset,
+      );
+    }
+  }
+
+  changefreq(draft: UrlDraft, raw: string, offset: number): void {
+    const value = trimXml(raw).toLowerCase();
+    if (CHANGEFREQS.has(value)) draft.changefreq = value;
+    else
+      this.#log.report(
+        'warning',
+        'invalid-changefreq',
+        `changefreq "${clip(trimXml(raw))}" is not one of ${[...CHANGEFREQS].join(', ')}; left out`,
+        offset,
+      );
+  }
+
+  priority(draft: UrlDraft, raw: string, offset: number): void {
+    const value = trimXml(raw);
+    if (PRIORITY.test(value)) draft.priority = Number(value);
+    else
+      this.#log.report(
+        'warning',
+        'invalid-priority',
+        `priority "${clip(value)}" is not a number from 0.0 to 1.0; left out`,
+        offset,
+      );
+  }
+
+  url(draft: UrlDraft, element: string): void {
+    const loc = this.#loc(draft, element);
+    if (loc === null) return;
+    const entry: SitemapUrl = {
+      loc,
+      ...(draft.lastmod === undefined ? {} : { lastmod: draft.lastmod }),
+      ...(draft.changefreq === undefined ? {} : { changefreq: draft.changefreq as Changefreq }),
+      ...(draft.priority === undefined ? {} : { priority: draft.priority }),
+      ...(draft.alternates === undefined ? {} : { alternates: draft.alternates }),
+      ...(draft.images === undefined ? {} : { images: draft.images }),
+      ...(draft.videos === undefined ? {} : { videos: draft.videos }),
+      ...(draft.news === undefined ? {} : { news: draft.news }),
+    };
+    this.#emit(entry, draft.offset);
+  }
+
+  index(draft: UrlDraft): void {
+    const loc = this.#loc(draft, 'sitemap');
+    if (loc === null) return;
+    this.#emit(
+      draft.lastmod === undefined ? { loc } : { loc, lastmod: draft.lastmod },
+      draft.offset,
+    );
+  }
+
+  /** A plain-text sitemap line, already split off; reported by line number. */
+  textLine(raw: string, line: number): void {
+    const text = trimXml(raw);
+    if (text.length === 0) return;
+    if (/\s/.test(text)) {
+      this.#log.reportAt(
+        'warning',
+        'invalid-line',
+        `line holds more than one word ("${clip(text, 60)}"); ignored`,
+        line,
+      );
+      return;
+    }
+    const loc = readLoc(text);
+    if (!loc.ok) {
+      this.#log.reportAt('warning', loc.code, loc.message.replace('<loc>', 'line'), line);
+      return;
+    }
+    this.#checkLoc(loc.href, { line });
+    this.#count({ loc: loc.href }, () =>
+      this.#log.reportAt('error', 'too-many-entries', this.#capMessage(), line),
+    );
+  }
+
+  #loc(draft: UrlDraft, element: string): string | null {
+    if (draft.loc === null) {
+      this.#log.report(
+        'warning',
+        'missing-loc',
+        `<${element}> without ${element === 'entry' ? 'a link' : element === 'item' ? '<link>' : '<loc>'}; skipped`,
+        draft.offset,
+      );
+      return null;
+    }
+    const loc = readLoc(draft.loc);
+    if (!loc.ok) {
+      this.#log.report('warning', loc.code, loc.message, draft.offset);
+      return null;
+    }
+    this.#checkLoc(loc.href, { offset: draft.offset });
+    return loc.href;
+  }
+
+  /** Protocol checks that keep the entry but warn: length and host. */
+  #checkLoc(href: string, where: { offset: number } | { line: number }): void {
+    const report = (code: string, message: string) =>
+      'offset' in where
+        ? this.#log.report('warning', code, message, where.offset)
+        : this.#log.reportAt('warning', code, message, where.line);
+    if (href.length > MAX_URL_LENGTH)
+      report(
+        'loc-too-long',
+        `URL is ${href.length} characters, over the protocol's ${MAX_URL_LENGTH}`,
+      );
+    const host = this.#options.host;
+    if (host !== null && URL.parse(href)?.host !== host) {
+      report(
+        'cross-host-loc',
+        `${clip(href)} is not on the sitemap's host ${host}; search engines ignore it unless cross-submission is allowed`,
+      );
+    }
+  }
+
+  #emit(entry: SitemapUrl | SitemapIndexEntry, offset: number): void {
+    this.#count(entry, () =>
+      this.#log.report('error', 'too-many-entries', this.#capMessage(), offset),
+    );
+  }
+
+  #count(entry: SitemapUrl | SitemapIndexEntry, reportCap: () => void): void {
+    if (this.stopped) return;
+    if (this.count >= this.#options.maxEntries) {
+      this.stopped = true;
+      reportCap();
+      return;
+    }
+    this.count++;
+    this.#options.emit(entry);
+  }
+
+  #capMessage(): string {
+    return `more than ${this.#options.maxEntries} entries; reading stopped (maxEntries)`;
+  }
+}

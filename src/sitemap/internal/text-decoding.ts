@@ -1,0 +1,132 @@
+// Bytes to text for sitemaps. The encoding comes from the BOM, then the HTTP charset, then
+// the XML declaration (sitemaps must be UTF-8, but real ones declare ISO-8859-1, send
+// Windows-1252 or UTF-16 with a BOM). TextDecoder streams every encoding needed except
+// ISO-8859-1, which WHATWG maps to Windows-1252: that one is decoded by hand, exactly.
+
+export type SitemapEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'iso-8859-1' | 'windows-1252';
+
+/** How many leading bytes are enough to find a BOM and an XML declaration. */
+export const SNIFF_BYTES = 1024;
+
+const LABELS: Readonly<Record<string, SitemapEncoding>> = {
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'us-ascii': 'utf-8',
+  ascii: 'utf-8',
+  'utf-16': 'utf-16le',
+  'utf-16le': 'utf-16le',
+  'utf-16be': 'utf-16be',
+  'iso-8859-1': 'iso-8859-1',
+  'iso8859-1': 'iso-8859-1',
+  latin1: 'iso-8859-1',
+  'latin-1': 'iso-8859-1',
+  l1: 'iso-8859-1',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+};
+
+export interface EncodingChoice {
+  readonly encoding: SitemapEncoding;
+  /** Bytes of BOM to skip. */
+  readonly bomLength: number;
+  /** Where the choice came from, for diagnostics. */
+  readonly source: 'bom' | 'http' | 'declaration' | 'default';
+  /** A declared or sent label that is not supported (UTF-8 is used instead). */
+  readonly unsupported: string | null;
+}
+
+/** Picks the encoding from the first bytes (at least {@link SNIFF_BYTES} when the input has them). */
+export function chooseEncoding(head: Uint8Array, contentType: string | undefined): EncodingChoice {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return bom('utf-8', 3);
+  if (head[0] === 0xff && head[1] === 0xfe) return bom('utf-16le', 2);
+  if (head[0] === 0xfe && head[1] === 0xff) return bom('utf-16be', 2);
+  const charset = charsetOf(contentType);
+  if (charset !== null) {
+    const encoding = LABELS[charset];
+    if (encoding !== undefined)
+      return { encoding, bomLength: 0, source: 'http', unsupported: null };
+  }
+  // UTF-16 without a BOM still starts with "<?" as two-byte units.
+  if (head[0] === 0x3c && head[1] === 0x00 && head[2] === 0x3f && head[3] === 0x00) {
+    return { encoding: 'utf-16le', bomLength: 0, source: 'declaration', unsupported: null };
+  }
+  if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] === 0x3f) {
+    return { encoding: 'utf-16be', bomLength: 0, source: 'declaration', unsupported: null };
+  }
+  const declared = declaredEncoding(head);
+  if (declared !== null) {
+    const encoding = LABELS[declared];
+    if (encoding !== undefined)
+      return { encoding, bomLength: 0, source: 'declaration', unsupported: null };
+    return { encoding: 'utf-8', bomLength: 0, source: 'default', unsupported: declared };
+  }
+  const unsupported = charset !== null && LABELS[charset] === undefined ? charset : null;
+  return { encoding: 'utf-8', bomLength: 0, source: 'default', unsupported };
+}
+
+function bom(encoding: SitemapEncoding, bomLength: number): EncodingChoice {
+  return { encoding, bomLength, source: 'bom', unsupported: null };
+}
+
+function charsetOf(contentType: string | undefined): string | null {
+  const match =
+    contentType === undefined ? null : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
+/** `encoding="..."` of an XML declaration at the start (leading whitespace tolerated). */
+function declaredEncoding(head: Uint8Array): string | null {
+  let text = '';
+  for (let i = 0; i < head.length && i < SNIFF_BYTES; i++) {
+    const b = head[i] as number;
+    if (b === 0x3e) break; // '>' ends the declaration
+    text += String.fromCharCode(b);
+  }
+  const match = /^\s*<\?xml[\s\S]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(text);
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * A streaming decoder for the chosen encoding. UTF-8 is decoded strictly until the first
+ * invalid byte, so a wrong declaration can be reported once; the rest is decoded leniently
+ * (U+FFFD for what cannot be read).
+ */
+export class StreamDecoder {
+  readonly encoding: SitemapEncoding;
+  /** Set once bytes were found that are not valid in the encoding. */
+  invalid = false;
+  #strict: TextDecoder | null;
+  #lenient: TextDecoder | null;
+
+  constructor(encoding: SitemapEncoding) {
+    this.encoding = encoding;
+    this.#strict =
+      encoding === 'utf-8' ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }) : null;
+    this.#lenient =
+      encoding === 'iso-8859-1' || encoding === 'utf-8'
+        ? null
+        : new TextDecoder(encoding, { ignoreBOM: true });
+  }
+
+  decode(bytes: Uint8Array, last = false): string {
+    if (this.encoding === 'iso-8859-1') return latin1(bytes);
+    if (this.#strict !== null) {
+      try {
+        return this.#strict.decode(bytes, { stream: !last });
+      } catch {
+        this.invalid = true;
+        this.#strict = null;
+        this.#lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+      }
+    }
+    return (this.#lenient as TextDecoder).decode(bytes, { stream: !last });
+  }
+}
+
+function latin1(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+import type {
+  Changefreq,
+  SitemapAlternate,
+  SitemapImage,
+  SitemapIndexEntry,
+  SitemapNews,
+  SitemapUrl,
+} from '../types.ts';
+import {
+  checkDatetime,
+  checkDecimal,
+  checkLanguageTag,
+  checkOneOf,
+  checkText,
+  checkUrl,
+  type Fail,
+} from './write-values.ts';
+import { videoElement } from './write-video.ts';
+import { leaf, type XmlElement } from './xml-element.ts';
+
+/** The extension vocabularies a `<urlset>` may declare, by their conventional prefix. */
+export type SitemapExtension = 'image' | 'video' | 'news' | 'xhtml';
+
+export const CHANGEFREQS: readonly Changefreq[] = [
+  'always',
+  'hourly',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'never',
+];
+
+// Google's limit per <url>.
+const MAX_IMAGES = 1000;
+
+export interface UrlElementOptions {
+  /** An origin from `URL#origin`, already checked. */
+  readonly origin?: string;
+  readonly includeChangefreq: boolean;
+  readonly includePriority: boolean;
+  readonly extensions: ReadonlySet<SitemapExtension>;
+}
+
+/** The extensions an entry uses, so a one-document writer can declare exactly those. */
+export function extensionsUsed(entry: SitemapUrl, into: Set<SitemapExtension>): void {
+  if ((entry.alternates?.length ?? 0) > 0) into.add('xhtml');
+  if ((entry.images?.length ?? 0) > 0) into.add('image');
+  if ((entry.videos?.length ?? 0) > 0) into.add('video');
+  if (entry.news !== undefined) into.add('news');
+}
+
+/**
+ * `<url>` for one entry, children in the order the schemas require: the sitemaps.org
+ * elements first, then the extensions (free order among themselves, fixed inside each).
+ */
+export function urlElement(entry: SitemapUrl, options: UrlElementOptions, fail: Fail): XmlElement {
+  if (typeof entry !== 'object' || entry === null) fail('is not an object');
+  const children: XmlElement[] = [
+    leaf('loc', checkUrl(entry.loc, 'loc', fail, optionalOrigin(options.origin, true))),
+  ];
+  if (entry.lastmod !== undefined) {
+    children.push(leaf('lastmod', checkDatetime(entry.lastmod, 'lastmod', fail)));
+  }
+  // Written only when asked: Google and Bing ignore both, and they only add bytes.
+  if (options.includeChangefreq && entry.changefreq !== undefined) {
+    children.push(
+      leaf('changefreq', checkOneOf(entry.changefreq, CHANGEFREQS, 'changefreq', fail)),
+    );
+  }
+  if (options.includePriority && entry.priority !== undefined) {
+    children.push(leaf('priority', checkDecimal(entry.priority, 'priority', 0, 1, fail)));
+  }
+  const uses = new Set<SitemapExtension>();
+  extensionsUsed(entry, uses);
+  for (const extension of uses) {
+    if (!options.extensions.has(extension)) {
+      fail(
+        `uses the ${extension} extension, which this document does not declare; ` +
+          `add '${extension}' to the extensions option`,
+      );
+    }
+  }
+  (entry.alternates ?? []).forEach((alternate, i) => {
+    children.push(alternateElement(alternate, `alternates[${i}]`, fail));
+  });
+  const images = entry.images ?? [];
+  if (images.length > MAX_IMAGES) fail(`has ${images.length} images, more than ${MAX_IMAGES}`);
+  images.forEach((image, i) => {
+    children.push(imageElement(image, `images[${i}]`, fail));
+  });
+  (entry.videos ?? []).forEach((video, i) => {
+    children.push(videoElement(video, `videos[${i}]`, fail));
+  });
+  if (entry.news !== undefined) children.push(newsElement(entry.news, 'news', fail));
+  return { name: 'url', children };
+}
+
+/** `<sitemap>` of a sitemap index. */
+export function indexElement(
+  entry: SitemapIndexEntry,
+  origin: string | undefined,
+  fail: Fail,
+): XmlElement {
+  if (typeof entry !== 'object' || entry === null) fail('is not an object');
+  const children = [leaf('loc', checkUrl(entry.loc, 'loc', fail, optionalOrigin(origin, true)))];
+  if (entry.lastmod !== undefined) {
+    children.push(leaf('lastmod', checkDatetime(entry.lastmod, 'lastmod', fail)));
+  }
+  return { name: 'sitemap', children };
+}
+
+function alternateElement(alternate: SitemapAlternate, field: string, fail: Fail): XmlElement {
+  return {
+    name: 'xhtml:link',
+    attributes: [
+      ['rel', 'alternate'],
+      ['hreflang', checkLanguageTag(alternate?.hreflang, `${field}.hreflang`, fail)],
+      ['href', checkUrl(alternate?.href, `${field}.href`, fail)],
+    ],
+  };
+}
+
+function imageElement(image: SitemapImage, field: string, fail: Fail): XmlElement {
+  const children = [leaf('image:loc', checkUrl(image?.loc, `${field}.loc`, fail))];
+  // Schema order: loc, caption, geo_location, title, license.
+  if (image.caption !== undefined) {
+    children.push(leaf('image:caption', checkText(image.caption, `${field}.caption`, fail)));
+  }
+  if (image.geoLocation !== undefined) {
+    const text = checkText(image.geoLocation, `${field}.geoLocation`, fail);
+    children.push(leaf('image:geo_location', text));
+  }
+  if (image.title !== undefined) {
+    children.push(leaf('image:title', checkText(image.title, `${field}.title`, fail)));
+  }
+  if (image.license !== undefined) {
+    children.push(leaf('image:license', checkUrl(image.license, `${field}.license`, fail)));
+  }
+  return { name: 'image:image', children };
+}
+
+// The news schema's pattern for <news:language>.
+const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
+
+function newsElement(news: SitemapNews, field: string, fail: Fail): XmlElement {
+  if (typeof news !== 'object' || news === null) fail(`${field} is not an object`);
+  const language = news.publication?.language;
+  if (typeof language !== 'string' || !NEWS_LANGUAGE.test(language)) {
+    fail(
+      `${field}.publication.language ${JSON.stringify(language)} is not an ISO 639 code (or zh-cn, zh-tw)`,
+    );
+  }
+  return {
+    name: 'news:news',
+    children: [
+      {
+        name: 'news:publication',
+        children: [
+          leaf('news:name', checkText(news.publication.name, `${field}.publication.name`, fail)),
+          leaf('news:language', language),
+        ],
+      },
+      leaf(
+        'news:publication_date',
+        checkDatetime(news.publicationDate, `${field}.publicationDate`, fail),
+      ),
+      leaf('news:title', checkText(news.title, `${field}.title`, fail)),
+    ],
+  };
+}
+
+function optionalOrigin(
+  origin: string | undefined,
+  isLoc: boolean,
+): { readonly origin?: string; readonly isLoc: boolean } {
+  return origin === undefined ? { isLoc } : { origin, isLoc };
+}

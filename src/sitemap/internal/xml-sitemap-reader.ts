@@ -1,0 +1,401 @@
+import { Parser } from 'htmlparser2';
+import type { SitemapKind } from '../types.ts';
+import type { DiagnosticLog } from './diagnostic-log.ts';
+import type { EntryCollector } from './entry-collector.ts';
+import {
+  type ExtensionDraft,
+  extensionDraft,
+  finishImage,
+  finishNews,
+  finishVideo,
+  type UrlDraft,
+  urlDraft,
+} from './entry-drafts.ts';
+import { clip, trimXml } from './loc.ts';
+import { CONVENTIONAL_PREFIXES, EXTENSIONS, NamespaceScope, SITEMAP_NS } from './namespaces.ts';
+
+const ROOT_KINDS: Readonly<Record<string, SitemapKind>> = {
+  urlset: 'urlset',
+  sitemapindex: 'index',
+  rss: 'rss',
+  rdf: 'rss',
+  feed: 'atom',
+};
+
+/** The element that holds one entry, per kind. */
+const ENTRY_ELEMENT: Readonly<Record<string, string>> = {
+  urlset: 'url',
+  index: 'sitemap',
+  rss: 'item',
+  atom: 'entry',
+};
+
+/** What an XML element name can look like (a raw `<` in text shows up as a bogus one). */
+const ELEMENT_NAME = /^[a-z_][\w.-]*$/;
+
+interface Capture {
+  /** Which field the text goes to. */
+  readonly field: string;
+  readonly depth: number;
+  readonly offset: number;
+  text: string;
+}
+
+/**
+ * Reads an XML sitemap (URL set, index, RSS or Atom) from decoded text, streaming, with
+ * htmlparser2 in XML mode: it never builds a tree, recovers from unclosed and mismatched
+ * tags, decodes only the five XML entities and character references, and never reads a
+ * DTD, so external entities and entity expansion cannot happen. Elements are matched by
+ * local name, case-insensitively, in context (`loc` in `url`, `loc` in `image:image`), so
+ * missing or wrong namespaces and upper-case names still read; each oddity is reported.
+ */
+export class XmlSitemapReader {
+  kind: SitemapKind | null = null;
+  readonly #parser: Parser;
+  readonly #log: DiagnosticLog;
+  readonly #out: EntryCollector;
+  readonly #scope = new NamespaceScope();
+  readonly #stack: string[] = [];
+  readonly #reportedPrefixes = new Set<string>();
+  #entryDepth = -1;
+  #url: UrlDraft | null = null;
+  #extension: ExtensionDraft | null = null;
+  #extensionDepth = -1;
+  #capture: Capture | null = null;
+  #refused = false;
+  #ending = false;
+
+  constructor(log: DiagnosticLog, out: EntryCollector) {
+    this.#log = log;
+    this.#out = out;
+    this.#parser = new Parser(
+      {
+        onopentag: (name, attributes) => this.#open(name, attributes),
+        onclosetag: (name, implied) => this.#close(name, implied),
+        ontext: (text) => {
+          if (this.#capture !== null) this.#capture.text += text;
+        },
+        onprocessinginstruction: (name, data) => this.#declaration(name, data),
+      },
+      { xmlMode: true, decodeEntities: true, recognizeCDATA: true, recognizeSelfClosing: true },
+    );
+  }
+
+  write(text: string): void {
+    this.#parser.write(text);
+  }
+
+  end(): void {
+    this.#ending = true;
+    this.#parser.end();
+    if (this.kind === null && !this.#refused) {
+      this.#log.report(
+        'error',
+        'no-root-element',
+        'the document has no root element; no entries read',
+        0,
+      );
+      this.kind = 'unknown';
+    }
+  }
+
+  get #offset(): number {
+    return this.#parser.startIndex;
+  }
+
+  #declaration(name: string, data: string): void {
+    const lower = name.toLowerCase();
+    const entities = lower === '!entity' || (lower === '!doctype' && data.includes('['));
+    if (!entities || this.#refused) return;
+    this.#refused = true;
+    this.#log.report(
+      'error',
+      'dtd-refused',
+      'the document declares a DTD with entities (as XXE and entity-expansion attacks do); it is refused and no entries are read',
+      this.#offset,
+    );
+  }
+
+  #open(name: string, attributes: Record<string, string>): void {
+    this.#scope.open(attributes);
+    const colon = name.indexOf(':');
+    const prefix = colon < 0 ? '' : name.slice(0, colon).toLowerCase();
+    const local = (colon < 0 ? name : name.slice(colon + 1)).toLowerCase();
+    this.#stack.push(local);
+    const depth = this.#stack.length;
+    if (!ELEMENT_NAME.test(local)) {
+      this.#log.report(
+        'warning',
+        'malformed-markup',
+        `"<${clip(name, 20)}" is not an element: a raw "<" should be written &lt;`,
+        this.#offset,
+      );
+    }
+    if (this.kind === null) {
+      this.#root(local, prefix);
+      return;
+    }
+    if (this.#refused || this.kind === 'unknown') return;
+
+    if (this.#extension !== null) {
+      this.#extensionChild(local, attributes, depth);
+      return;
+    }
+    const entryElement = ENTRY_ELEMENT[this.kind] as string;
+    if (local === entryElement) {
+      if (this.#url !== null) {
+        this.#log.report(
+          'warning',
+          'unclosed-element',
+          `<${entryElement}> opened before the previous one was closed`,
+          this.#offset,
+        );
+        this.#finishEntry();
+      }
+      this.#url = urlDraft(this.#offset);
+      this.#entryDepth = depth;
+      return;
+    }
+    if (this.#url === null) return;
+    switch (this.kind) {
+      case 'urlset':
+        this.#urlChild(local, prefix, attributes, depth);
+        return;
+      case 'index':
+        if (local === 'loc' || local === 'lastmod') this.#startCapture(local, depth);
+        return;
+      case 'rss':
+        if (local === 'link' && prefix === '') this.#startCapture('loc', depth);
+        else if (local === 'pubdate' || (local === 'date' && prefix === 'dc'))
+          this.#startCapture('lastmod', depth);
+        return;
+      case 'atom':
+        this.#atomChild(local, attributes, depth);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #root(local: string, prefix: string): void {
+    const kind = ROOT_KINDS[local];
+    if (kind === undefined) {
+      this.kind = 'unknown';
+      const what = local === 'html' ? 'an HTML page' : `a <${local}> document`;
+      this.#log.report(
+        'error',
+        'not-a-sitemap',
+        `this is ${what}, not a sitemap; no entries read`,
+        this.#offset,
+      );
+      return;
+    }
+    this.kind = kind;
+    if (kind !== 'urlset' && kind !== 'index') return;
+    const ns = this.#scope.resolve(prefix);
+    if (ns === undefined) {
+      this.#log.report(
+        'warning',
+        'missing-namespace',
+        `<${local}> does not declare xmlns="${SITEMAP_NS}"`,
+        this.#offset,
+      );
+    } else if (ns !== SITEMAP_NS) {
+      this.#log.report(
+        'warning',
+        'wrong-namespace',
+        `<${local}> is in namespace "${ns}", not "${SITEMAP_NS}"; read anyway`,
+        this.#offset,
+      );
+    }
+  }
+
+  #urlChild(
+    local: string,
+    prefix: string,
+    attributes: Record<string, string>,
+    depth: number,
+  ): void {
+    const extension = this.#extensionOf(prefix);
+    if (extension === null) {
+      if (
+        local === 'loc' ||
+        local === 'lastmod' ||
+        local === 'changefreq' ||
+        local === 'priority'
+      ) {
+        this.#startCapture(local, depth);
+      }
+      return;
+    }
+    if (extension === 'xhtml') {
+      if (local === 'link') this.#alternate(attributes);
+      return;
+    }
+    if (local === extension) {
+      this.#extension = extensionDraft(extension, this.#offset);
+      this.#extensionDepth = depth;
+    }
+  }
+
+  /** Which extension a prefixed element belongs to, by its namespace or its usual prefix. */
+  #extensionOf(prefix: string): 'image' | 'video' | 'news' | 'xhtml' | null {
+    if (prefix === '') {
+      const ns = this.#scope.resolve('');
+      return ns === undefined ? null : (EXTENSIONS[ns] ?? null);
+    }
+    const ns = this.#scope.resolve(prefix);
+    if (ns !== undefined) return EXTENSIONS[ns] ?? null;
+    if (!CONVENTIONAL_PREFIXES.has(prefix)) return null;
+    if (!this.#reportedPrefixes.has(prefix)) {
+      this.#reportedPrefixes.add(prefix);
+      this.#log.report(
+        'warning',
+        'undeclared-prefix',
+        `prefix "${prefix}:" is used without an xmlns:${prefix} declaration; read as the usual ${prefix} extension`,
+        this.#offset,
+      );
+    }
+    return prefix as 'image' | 'video' | 'news' | 'xhtml';
+  }
+
+  #alternate(attributes: Record<string, string>): void {
+    const draft = this.#url as UrlDraft;
+    const rel = attributes['rel']?.toLowerCase();
+    const hreflang = attributes['hreflang'];
+    const href = attributes['href'];
+    if (rel !== 'alternate' || !hreflang || !href) {
+      this.#log.report(
+        'warning',
+        'incomplete-alternate',
+        '<xhtml:link> needs rel="alternate", hreflang and href; ignored',
+        this.#offset,
+      );
+      return;
+    }
+    draft.alternates ??= [];
+    draft.alternates.push({ hreflang: trimXml(hreflang), href: trimXml(href) });
+  }
+
+  #extensionChild(local: string, attributes: Record<string, string>, depth: number): void {
+    const draft = this.#extension as ExtensionDraft;
+    const attribute = attributes['relationship'] ?? attributes['info'];
+    if (attribute !== undefined) draft.attributes.set(local, attribute);
+    this.#startCapture(local, depth);
+  }
+
+  #atomChild(local: string, attributes: Record<string, string>, depth: number): void {
+    const draft = this.#url as UrlDraft;
+    if (local === 'link') {
+      const rel = attributes['rel']?.toLowerCase();
+      const href = attributes['href'];
+      if (draft.loc === null && href && (rel === undefined || rel === 'alternate'))
+        draft.loc = href;
+    } else if (local === 'updated' || local === 'modified') {
+      this.#startCapture('lastmod', depth);
+    } else if ((local === 'published' || local === 'issued') && draft.lastmod === undefined) {
+      this.#startCapture('lastmod', depth);
+    }
+  }
+
+  #startCapture(field: string, depth: number): void {
+    this.#capture = { field, depth, offset: this.#offset, text: '' };
+  }
+
+  #close(_name: string, implied: boolean): void {
+    const depth = this.#stack.length;
+    const local = this.#stack.pop();
+    this.#scope.close();
+    if (implied && !this.#ending && ELEMENT_NAME.test(local ?? '')) {
+      this.#log.report(
+        'warning',
+        'unclosed-element',
+        `<${local}> is not closed before its parent's end tag`,
+        this.#offset,
+      );
+    }
+    if (this.#capture !== null && depth <= this.#capture.depth) {
+      const capture = this.#capture;
+      this.#capture = null;
+      if (depth === capture.depth && !(implied && this.#ending)) this.#field(capture);
+    }
+    if (this.#extension !== null && depth === this.#extensionDepth) {
+      if (implied && this.#ending) this.#extension = null;
+      else this.#finishExtension();
+    }
+    if (this.#url !== null && depth === this.#entryDepth) {
+      if (implied && this.#ending) {
+        this.#log.report(
+          'error',
+          'truncated',
+          `the document ends inside <${local}>; that entry is dropped`,
+          this.#url.offset,
+        );
+        this.#url = null;
+      } else {
+        this.#finishEntry();
+      }
+    }
+  }
+
+  #field(capture: Capture): void {
+    if (this.#extension !== null) {
+      const value = trimXml(capture.text);
+      if (capture.field === 'tag') this.#extension.tags.push(value);
+      else if (!this.#extension.fields.has(capture.field)) {
+        const date = capture.field === 'publication_date' || capture.field === 'expiration_date';
+        this.#extension.fields.set(
+          capture.field,
+          date ? this.#out.date(value, capture.offset) : value,
+        );
+      }
+      return;
+    }
+    const draft = this.#url as UrlDraft;
+    switch (capture.field) {
+      case 'loc':
+        draft.loc = capture.text;
+        return;
+      case 'lastmod':
+        this.#out.lastmod(draft, capture.text, capture.offset);
+        return;
+      case 'changefreq':
+        this.#out.changefreq(draft, capture.text, capture.offset);
+        return;
+      case 'priority':
+        this.#out.priority(draft, capture.text, capture.offset);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #finishExtension(): void {
+    const extension = this.#extension as ExtensionDraft;
+    const draft = this.#url as UrlDraft;
+    this.#extension = null;
+    if (extension.kind === 'image') {
+      const image = finishImage(extension);
+      if ('value' in image) draft.images = [...(draft.images ?? []), image.value];
+      else this.#log.report('warning', 'incomplete-image', image.problem, extension.offset);
+    } else if (extension.kind === 'video') {
+      const video = finishVideo(extension);
+      if ('value' in video) draft.videos = [...(draft.videos ?? []), video.value];
+      else this.#log.report('warning', 'incomplete-video', video.problem, extension.offset);
+    } else {
+      const news = finishNews(extension);
+      if ('value' in news) draft.news = news.value;
+      else this.#log.report('warning', 'incomplete-news', news.problem, extension.offset);
+    }
+  }
+
+  #finishEntry(): void {
+    const draft = this.#url as UrlDraft;
+    this.#url = null;
+    this.#extension = null;
+    this.#capture = null;
+    if (this.kind === 'index') this.#out.index(draft);
+    else
+      this.#out.url(draft, this.kind === 'urlset' ? 'url' : this.kind === 'rss' ? 'item' : 'entry');
+  }
+}

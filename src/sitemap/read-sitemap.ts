@@ -1,0 +1,122 @@
+import type { Diagnostic } from '../shared/diagnostic.ts';
+import { chunksOf, gunzipIfNeeded, type SitemapInput } from './internal/byte-source.ts';
+import { SitemapParser, type SitemapParserOptions } from './sitemap-parser.ts';
+import type { SitemapDocument, SitemapEntry, SitemapKind } from './types.ts';
+
+/** Default cap on the bytes read from one document, after decompression: 100 MiB. */
+export const DEFAULT_MAX_SITEMAP_BYTES = 100 * 1024 * 1024;
+
+export interface ReadSitemapOptions extends SitemapParserOptions {
+  /**
+   * Bytes read, after gzip decompression, before reading stops with an error diagnostic
+   * (a gzip bomb expands a few kilobytes into gigabytes). Default 100 MiB.
+   */
+  readonly maxBytes?: number;
+}
+
+/** Entries as they are read, and the kind and diagnostics once iteration has finished. */
+export interface SitemapReading extends AsyncIterable<SitemapEntry> {
+  /** The document's kind; final once iteration ends (`unknown` before the first element). */
+  readonly kind: SitemapKind;
+  /** Every problem found; complete once iteration ends. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Reads a sitemap as a stream of entries: a string, bytes, a Web `ReadableStream`, a Node
+ * `Readable` or any `AsyncIterable` of byte chunks, gzipped or not. Memory stays flat: only
+ * the entry being read is held. Iterate once; stopping early cancels the input.
+ *
+ * @example
+ * ```ts
+ * const response = await fetch('https://example.com/sitemap.xml.gz');
+ * const reading = parseSitemap(response.body!, { url: response.url });
+ * for await (const entry of reading) console.log(entry.loc);
+ * console.log(reading.kind, reading.diagnostics.length);
+ * ```
+ */
+export function parseSitemap(
+  input: SitemapInput,
+  options: ReadSitemapOptions = {},
+): SitemapReading {
+  let kind: SitemapKind = 'unknown';
+  let diagnostics: readonly Diagnostic[] = [];
+  let started = false;
+  async function* entries(): AsyncGenerator<SitemapEntry> {
+    if (started) throw new TypeError('a sitemap reading can be iterated only once');
+    started = true;
+    const queue: SitemapEntry[] = [];
+    const parser = new SitemapParser(options, (entry) => queue.push(entry));
+    const extra: Diagnostic[] = [];
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_SITEMAP_BYTES;
+    const source = gunzipIfNeeded(chunksOf(input));
+    let bytes = 0;
+    try {
+      for await (const chunk of source.chunks) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) {
+          extra.push(
+            problem(
+              'size-limit',
+              `more than ${maxBytes} bytes${source.gzipped() ? ' after decompression' : ''}; reading stopped (maxBytes)`,
+            ),
+          );
+          break;
+        }
+        parser.write(chunk);
+        kind = parser.kind;
+        for (const entry of queue) yield entry;
+        queue.length = 0;
+        if (parser.stopped) break;
+      }
+    } catch (error) {
+      const what = source.gzipped()
+        ? 'the gzip data is truncated or corrupt'
+        : 'reading the input failed';
+      extra.push(
+        problem(
+          source.gzipped() ? 'gzip-error' : 'read-error',
+          `${what} (${(error as Error).message}); entries before it were kept`,
+        ),
+      );
+    } finally {
+      parser.end();
+      kind = parser.kind;
+      diagnostics = [...extra, ...parser.diagnostics];
+    }
+    for (const entry of queue) yield entry;
+  }
+  const iterable = entries();
+  return {
+    [Symbol.asyncIterator]: () => iterable,
+    get kind() {
+      return kind;
+    },
+    get diagnostics() {
+      return diagnostics;
+    },
+  };
+}
+
+/**
+ * Reads a whole sitemap at once: `{ kind, entries, diagnostics }`. The same core as
+ * {@link parseSitemap}; prefer that one for documents that may be large.
+ *
+ * @example
+ * ```ts
+ * const { kind, entries } = await readSitemap(await readFile('sitemap.xml'));
+ * ```
+ */
+export async function readSitemap(
+  input: SitemapInput,
+  options: ReadSitemapOptions = {},
+): Promise<SitemapDocument> {
+  const reading = parseSitemap(input, options);
+  const entries: SitemapEntry[] = [];
+  for await (const entry of reading) entries.push(entry);
+  return { kind: reading.kind, entries, diagnostics: reading.diagnostics };
+}
+
+function problem(code: string, message: string): Diagnostic {
+  return { code, severity: 'error', message, line: 1, column: 1 };
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import { type SitemapReport, walkSitemaps } from './index.ts';
+
+const urlset = (origin: string, paths: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${paths
+    .map((p) => `  <url><loc>${origin}${p}</loc></url>`)
+    .join('\n')}\n</urlset>\n`;
+
+const index = (origin: string, paths: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${paths
+    .map((p) => `  <sitemap><loc>${origin}${p}</loc></sitemap>`)
+    .join('\n')}\n</sitemapindex>\n`;
+
+const xml = { 'content-type': 'application/xml' };
+
+describe('walkSitemaps against a real server on 127.0.0.1', () => {
+  let server: TestServer;
+  let origin = '';
+  before(async () => {
+    // Routes need the origin, which exists only once the server listens: they read it late.
+    const o = () => origin;
+    server = await startTestServer({
+      '/sitemap_index.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(
+          index(o(), [
+            '/pages.xml',
+            '/nested_index.xml',
+            '/gone.xml',
+            '/broken.xml',
+            '/moved.xml',
+            '/stall.xml',
+            '/posts.xml.gz',
+          ]),
+        );
+      },
+      '/pages.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(urlset(o(), ['/', '/about']));
+      },
+      '/nested_index.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(index(o(), ['/deep.xml', '/sitemap_index.xml', '/nested_index.xml#again']));
+      },
+      '/deep.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(urlset(o(), ['/deep/1']));
+      },
+      '/gone.xml': { status: 404, body: 'not here' },
+      '/broken.xml': { status: 500, body: 'oops' },
+      '/moved.xml': (_, res) => {
+        res.writeHead(301, { location: '/new-home.xml' });
+        res.end();
+      },
+      '/new-home.xml': (_, res) => {
+        res.writeHead(200, xml);
+        res.end(urlset(o(), ['/moved/1']));
+      },
+      '/stall.xml': () => {},
+      '/posts.xml.gz': (_, res) => {
+        res.writeHead(200, { 'content-type': 'application/gzip' });
+        res.end(gzipSync(urlset(o(), ['/posts/1', '/posts/2'])));
+      },
+    });
+    origin = server.origin;
+  });
+  after(() => server.close());
+
+  test('follows nested indexes, gzip and redirects; 404, 500, a stall and loops cost only themselves', async () => {
+    const reports: SitemapReport[] = [];
+    const locs: string[] = [];
+    const sources = new Map<string, string>();
+    for await (const { sitemap, entry } of walkSitemaps(server.url('/sitemap_index.xml'), {
+      timeoutMs: 300,
+      userAgent: 'waymark-test/1.0',
+      onSitemap: (report) => reports.push(report),
+    })) {
+      locs.push(entry.loc.slice(origin.length));
+      sources.set(entry.loc.slice(origin.length), sitemap.slice(origin.length));
+    }
+    assert.deepEqual(locs, ['/', '/about', '/deep/1', '/moved/1', '/posts/1', '/posts/2']);
+    assert.equal(sources.get('/deep/1'), '/deep.xml');
+    const byPath = new Map(reports.map((r) => [r.url.slice(origin.length), r]));
+    assert.equal(byPath.get('/gone.xml')?.skipped, 'HTTP 404');
+    assert.equal(byPath.get('/broken.xml')?.skipped, 'HTTP 500');
+    assert.match(byPath.get('/stall.xml')?.skipped ?? '', /timed out/);
+    assert.equal(byPath.get('/moved.xml')?.finalUrl, server.url('/new-home.xml'));
+    assert.equal(byPath.get('/posts.xml.gz')?.kind, 'urlset');
+    assert.equal(byPath.get('/nested_index.xml')?.depth, 1);
+    assert.equal(byPath.get('/deep.xml')?.parent, server.url('/nested_index.xml'));
+    // The index names itself again (through the nested index), and the nested index names
+    // itself with a fragment: each is skipped, never fetched twice.
+    const loops = reports.filter((r) => r.skipped?.startsWith('already read'));
+    assert.equal(loops.length, 2);
+    const fetchedIndex = server.requests.filter((r) => r.path === '/sitemap_index.xml');
+    assert.equal(fetchedIndex.length, 1);
+    assert.ok(server.requests.every((r) => r.headers['user-agent'] === 'waymark-test/1.0'));
+  });
+
+  test('maxDepth and maxSitemaps stop the walk', async () => {
+    const reports: SitemapReport[] = [];
+    const locs: string[] = [];
+    for await (const { entry } of walkSitemaps([server.url('/sitemap_index.xml')], {
+      maxDepth: 0,
+      onSitemap: (report) => reports.push(report),
+    })) {
+      locs.push(entry.loc);
+    }
+    assert.deepEqual(locs, []);
+    assert.equal(reports.length, 1);
+    assert.ok(reports[0]?.diagnostics.some((d) => d.code === 'max-depth'));
+
+    const capped: SitemapReport[] = [];
+    for await (const _ of walkSitemaps(server.url('/sitemap_index.xml'), {
+      maxSitemaps: 2,
+      timeoutMs: 300,
+      onSitemap: (report) => capped.push(report),
+    })) {
+      // entries are not needed here
+    }
+    assert.equal(capped.filter((r) => r.skipped === null).length, 2);
+    assert.ok(capped.some((r) => r.skipped?.includes('maxSitemaps')));
+  });
+
+  test('a refused connection is reported, not thrown', async () => {
+    const closed = await startTestServer({});
+    const url = closed.url('/sitemap.xml');
+    await closed.close();
+    const reports: SitemapReport[] = [];
+    for await (const _ of walkSitemaps(url, { onSitemap: (r) => reports.push(r) })) {
+      assert.fail('no entries expected');
+    }
+    assert.match(reports[0]?.skipped ?? '', /network error/);
+  });
+});

@@ -1,0 +1,232 @@
+import { mkdir } from 'node:fs/promises';
+import { WaymarkError } from '../shared/waymark-error.ts';
+import {
+  MAX_SITEMAP_URLS,
+  SitemapIndexWriter,
+  type UrlsetOptions,
+  UrlsetWriter,
+} from './format-sitemap.ts';
+import { io, ioError, removeEmptyDirectories, TempFiles } from './internal/write-file-io.ts';
+import { type FilePlan, planFiles, removeStale } from './internal/write-file-plan.ts';
+import type { SitemapUrl } from './types.ts';
+
+export interface WriteSitemapsOptions extends UrlsetOptions {
+  /** The directory to write into; created when missing. */
+  readonly dir: string;
+  /** The public URL of `dir`, such as `https://example.com/`; the index names parts by it. */
+  readonly baseUrl: string;
+  /** Write `.xml.gz` files (the index itself stays plain `sitemap_index.xml`). */
+  readonly gzip?: boolean;
+  /**
+   * The folder under `dir` for part files (default `sitemaps`; `''` puts them in `dir`).
+   * Note that sitemaps.org lets a sitemap list only URLs at or below its own folder, and
+   * Google says the same of sitemaps it was not sent through robots.txt or Search Console.
+   */
+  readonly partsDir?: string;
+  /** `<lastmod>` of every `<sitemap>` in the index (W3C Datetime), such as the build time. */
+  readonly indexLastmod?: string;
+  /**
+   * Remove files an earlier run left under this writer's names and no longer in use
+   * (`sitemap.xml`, `sitemap_index.xml`, `sitemaps/sitemap-NNNN.xml[.gz]`), so an old
+   * index or part cannot keep pointing crawlers at removed pages. Default true.
+   */
+  readonly removeStale?: boolean;
+}
+
+export interface WriteSitemapsResult {
+  /** Paths of the URL-set files written: `sitemap.xml`, or each part in order. */
+  readonly files: readonly string[];
+  /** Path of `sitemap_index.xml`, or null when everything fitted in one file. */
+  readonly index: string | null;
+  /** Entries written. */
+  readonly urls: number;
+  /** The public URL to announce (robots.txt `Sitemap:`): the index, or the one sitemap. */
+  readonly url: string;
+}
+
+// Big enough to keep syscalls few, small enough that buffered chunks stay cheap.
+const CHUNK_CHARS = 16 * 1024;
+
+/**
+ * Writes sitemaps for any number of entries to disk, streaming: memory does not grow with
+ * the number of entries. Everything that fits in one file becomes `sitemap.xml`; more
+ * becomes `sitemaps/sitemap-0001.xml`, ... plus `sitemap_index.xml` naming each part by
+ * its URL under `baseUrl`. A part is closed before the next entry would take it past
+ * `maxUrls` or `maxBytes` (closing tag counted). Entries are checked as by
+ * {@link UrlsetWriter}; the `extensions` option must name every extension they use.
+ *
+ * Every file is written under a temporary name in its final directory and renamed only
+ * once all files are complete, parts before the index. If the entries throw, an entry is
+ * invalid or writing fails, the temporary files are removed, the entries' iterator is
+ * closed, and no file under a final name has changed. I/O failures throw a `WaymarkError`
+ * with code `io-failed`; errors thrown by the entries' iterator are passed on as they are.
+ *
+ * @example
+ * ```ts
+ * const result = await writeSitemaps(pages(), { dir: 'public', baseUrl: 'https://example.com/' });
+ * // result.url: 'https://example.com/sitemap.xml', or '.../sitemap_index.xml' past 50,000 URLs
+ * ```
+ */
+export async function writeSitemaps(
+  entries: Iterable<SitemapUrl> | AsyncIterable<SitemapUrl>,
+  options: WriteSitemapsOptions,
+): Promise<WriteSitemapsResult> {
+  const plan = planFiles(options);
+  new UrlsetWriter(options); // checks the document options, also before touching the disk
+  const source = new EntrySource(entries);
+  const temps = new TempFiles();
+  const createdDir = await io(`create ${plan.dir}`, () => mkdir(plan.dir, { recursive: true }));
+  let createdPartsDir: string | undefined;
+  const parts: string[] = [];
+  try {
+    do {
+      if (parts.length === MAX_SITEMAP_URLS) {
+        throw new WaymarkError(
+          'invalid-argument',
+          `cannot write sitemaps: more than ${MAX_SITEMAP_URLS} parts, the most one index may list`,
+        );
+      }
+      if (parts.length === 1) {
+        // A second part: the first file is a part too, not sitemap.xml.
+        createdPartsDir = await io(`create ${plan.partsPath}`, () =>
+          mkdir(plan.partsPath, { recursive: true }),
+        );
+        const first = parts[0] as string;
+        parts[0] = await io(`move ${first}`, () => temps.move(first, plan.partFile(1)));
+      }
+      const finalPath = parts.length === 0 ? plan.single : plan.partFile(parts.length + 1);
+      const temp = temps.reserve(finalPath);
+      parts.push(temp);
+      try {
+        await temps.write(temp, source.part(new UrlsetWriter(options)), plan.gzip);
+      } catch (error) {
+        // What the entries' iterator threw is the caller's own error: pass it on unchanged.
+        throw source.failed ? error : ioError(`write ${finalPath}`, error);
+      }
+    } while (!source.done);
+
+    const split = parts.length > 1;
+    const indexTemp = split ? temps.reserve(plan.index) : null;
+    if (indexTemp !== null) {
+      const writer = new SitemapIndexWriter(options.pretty === true ? { pretty: true } : {});
+      await io(`write ${plan.index}`, () =>
+        temps.write(indexTemp, indexChunks(writer, plan, parts.length), false),
+      );
+    }
+    // Parts first, the index last: a crawler reading the new index finds every part.
+    const files = split ? parts.map((_, i) => plan.partFile(i + 1)) : [plan.single];
+    for (const [i, temp] of parts.entries()) {
+      const finalPath = files[i] as string;
+      await io(`rename to ${finalPath}`, () => temps.commit(temp, finalPath));
+    }
+    if (indexTemp !== null) {
+      await io(`rename to ${plan.index}`, () => temps.commit(indexTemp, plan.index));
+    }
+    if (options.removeStale !== false) {
+      await removeStale(plan, new Set(split ? [...files, plan.index] : files));
+    }
+    return {
+      files,
+      index: split ? plan.index : null,
+      urls: source.urls,
+      url: split ? plan.indexUrl : plan.singleUrl,
+    };
+  } catch (error) {
+    await source.close();
+    await temps.removeAll();
+    if (createdPartsDir !== undefined) {
+      await removeEmptyDirectories(plan.partsPath, createdPartsDir);
+    }
+    if (createdDir !== undefined) await removeEmptyDirectories(plan.dir, createdDir);
+    throw error;
+  }
+}
+
+/**
+ * The caller's entries, pulled one at a time into part after part. An entry that does
+ * not fit a part is carried over to start the next one.
+ */
+class EntrySource {
+  readonly #iterator: Iterator<SitemapUrl> | AsyncIterator<SitemapUrl>;
+  #carry: { readonly entry: SitemapUrl } | undefined;
+  /** The iterator threw (so it is finished, and its error is the caller's). */
+  failed = false;
+  /** The iterator is exhausted. */
+  done = false;
+  urls = 0;
+
+  constructor(entries: Iterable<SitemapUrl> | AsyncIterable<SitemapUrl>) {
+    this.#iterator =
+      Symbol.asyncIterator in entries
+        ? entries[Symbol.asyncIterator]()
+        : (entries as Iterable<SitemapUrl>)[Symbol.iterator]();
+  }
+
+  /** One part's markup, in chunks, until the part is full or the entries end. */
+  async *part(writer: UrlsetWriter): AsyncGenerator<string> {
+    let buffer = writer.open();
+    for (;;) {
+      const next = this.#carry ?? (await this.#next());
+      this.#carry = undefined;
+      if (next === null) break;
+      const result = writer.write(next.entry);
+      if (!result.written) {
+        this.#carry = next;
+        break;
+      }
+      this.urls++;
+      buffer += result.xml;
+      if (buffer.length >= CHUNK_CHARS) {
+        yield buffer;
+        buffer = '';
+      }
+    }
+    yield buffer + writer.close();
+  }
+
+  /** The next entry (boxed, so a stray `undefined` entry is refused, not taken as the end). */
+  async #next(): Promise<{ readonly entry: SitemapUrl } | null> {
+    let next: IteratorResult<SitemapUrl>;
+    try {
+      next = await this.#iterator.next();
+    } catch (error) {
+      this.failed = true;
+      throw error;
+    }
+    if (next.done === true) {
+      this.done = true;
+      return null;
+    }
+    return { entry: next.value };
+  }
+
+  /** Lets the caller's generator clean up (its `finally`) when writing stops early. */
+  async close(): Promise<void> {
+    if (this.failed || this.done) return;
+    this.done = true;
+    await Promise.resolve(this.#iterator.return?.()).catch(() => {});
+  }
+}
+
+function* indexChunks(
+  writer: SitemapIndexWriter,
+  plan: FilePlan,
+  count: number,
+): Generator<string> {
+  yield writer.open();
+  for (let n = 1; n <= count; n++) {
+    const loc = plan.partUrl(n);
+    const result = writer.write(
+      plan.indexLastmod === undefined ? { loc } : { loc, lastmod: plan.indexLastmod },
+    );
+    // Parts are capped at the index's entry limit; only a huge baseUrl can pass its bytes.
+    if (!result.written) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `cannot write sitemaps: ${count} part URLs do not fit in one index (${result.full})`,
+      );
+    }
+    yield result.xml;
+  }
+  yield writer.close();
+}
