@@ -28,6 +28,7 @@ const EXPECTED: Record<string, string[]> = {
     'formatUrlset',
     'parseSitemap',
     'readSitemap',
+    'strictSitemapDiagnostics',
     'walkSitemaps',
   ],
   './sitemap/node': ['writeSitemaps'],

@@ -224,3 +224,44 @@ describe('waymark sitemap write', () => {
     assert.match(bad.stderr, /unknown extension "gif"/);
   });
 });
+
+describe('waymark sitemap validate', () => {
+  test('a valid sitemap exits 0 with a summary on stderr', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'validate',
+      cases('own-valid-all-extensions.xml'),
+    ]);
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /urlset, 4 entries, valid/);
+  });
+
+  test('schema problems are errors with file:line:column, exit 1', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'validate',
+      cases('usp-urlset-invalid-changefreq-priority.xml'),
+    ]);
+    assert.equal(result.code, 1);
+    const lines = result.stdout.trim().split('\n');
+    assert.match(
+      lines[0] ?? '',
+      /usp-urlset-invalid-changefreq-priority\.xml:14:\d+: error: changefreq "when we feel like it" .*\[invalid-changefreq\]$/,
+    );
+    assert.match(lines[1] ?? '', /:17:\d+: error: priority "1\.1" .*\[invalid-priority\]$/);
+  });
+
+  test('--json; an index with an unknown element', async () => {
+    const result = await runCliForTest([
+      'sitemap',
+      'validate',
+      '--json',
+      cases('smjs-bad-tag-index.xml'),
+    ]);
+    assert.equal(result.code, 1);
+    const first = JSON.parse(result.stdout.split('\n')[0] ?? '');
+    assert.equal(first.code, 'unknown-element');
+    assert.equal(first.severity, 'error');
+  });
+});

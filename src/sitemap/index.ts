@@ -30,6 +30,7 @@ export type { ReadSitemapOptions, SitemapReading } from './read-sitemap.ts';
 export { DEFAULT_MAX_SITEMAP_BYTES, parseSitemap, readSitemap } from './read-sitemap.ts';
 export type { SitemapParserOptions } from './sitemap-parser.ts';
 export { DEFAULT_MAX_ENTRIES, SitemapParser } from './sitemap-parser.ts';
+export { strictSitemapDiagnostics } from './strict-diagnostics.ts';
 export type {
   Changefreq,
   Diagnostic,

@@ -1,4 +1,3 @@
-import { openWithLimits } from '../../http/index.ts';
 import type { Diagnostic } from '../../shared/diagnostic.ts';
 import {
   parseSitemap,
@@ -9,6 +8,7 @@ import {
 } from '../../sitemap/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { displayName, openInput } from '../internal/input.ts';
+import { type OpenedSitemap, openSitemapUrl } from '../internal/open-sitemap-url.ts';
 import { SitemapStats } from '../internal/sitemap-stats.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -79,8 +79,8 @@ export const sitemapParse: CliCommand = {
     const isUrl = /^https?:\/\//i.test(source);
     // Read the given document first, whatever it is; an index's children are walked after.
     const children: string[] = [];
-    const input: OpenedInput = isUrl
-      ? await fetchBody(source, userAgent)
+    const input: OpenedSitemap = isUrl
+      ? await openSitemapUrl(source, userAgent)
       : { body: await openInput(source, io), url: null, status: null, contentType: null };
     if (input.status !== null && input.status !== 200) {
       io.stderr(`${source}: error: HTTP ${input.status}\n`);
@@ -107,28 +107,3 @@ export const sitemapParse: CliCommand = {
     return failed ? EXIT_PROBLEMS : EXIT_OK;
   },
 };
-
-interface OpenedInput {
-  readonly body: AsyncIterable<Uint8Array>;
-  readonly url: string | null;
-  readonly status: number | null;
-  readonly contentType: string | null;
-}
-
-async function fetchBody(url: string, userAgent: string): Promise<OpenedInput> {
-  const response = await openWithLimits(url, {
-    timeoutMs: 60_000,
-    maxBytes: 100 * 1024 * 1024,
-    headers: {
-      'user-agent': userAgent,
-      accept: 'application/xml, text/xml, text/plain;q=0.9, */*;q=0.5',
-    },
-  });
-  if (response.status !== 200) await response.cancel();
-  return {
-    body: response.body,
-    url: response.url,
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-  };
-}

@@ -14,6 +14,8 @@ const CHANGEFREQS: ReadonlySet<string> = new Set([
   'yearly',
   'never',
 ]);
+/** W3C Datetime forms the sitemaps.org XSD rejects: a year, a year and month, a time without seconds. */
+const NOT_XSD = /^\d{4}(?:-\d{2})?$|T\d{2}:\d{2}(?:Z|[+-])/;
 const PRIORITY = /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/;
 
 export interface CollectorOptions {
@@ -67,6 +69,14 @@ export class EntryCollector {
     const reading = readLastmod(raw);
     if (reading.value !== null) {
       draft.lastmod = reading.value;
+      if (reading.w3c && NOT_XSD.test(reading.value)) {
+        this.#log.report(
+          'info',
+          'lastmod-not-xsd',
+          `lastmod "${reading.value}" is W3C Datetime but not an XML Schema date or dateTime, so the schema rejects it`,
+          offset,
+        );
+      }
       if (!reading.w3c) {
         this.#log.report(
           'info',

@@ -30,6 +30,14 @@ const ENTRY_ELEMENT: Readonly<Record<string, string>> = {
   atom: 'entry',
 };
 
+/** The schema's order of a URL's (or an index entry's) own children. */
+const CORE_ORDER: Readonly<Record<string, number>> = {
+  loc: 0,
+  lastmod: 1,
+  changefreq: 2,
+  priority: 3,
+};
+
 /** What an XML element name can look like (a raw `<` in text shows up as a bogus one). */
 const ELEMENT_NAME = /^[a-z_][\w.-]*$/;
 
@@ -64,6 +72,12 @@ export class XmlSitemapReader {
   #capture: Capture | null = null;
   #refused = false;
   #ending = false;
+  /** The last event was an open tag: an implied close right now is a self-closing tag. */
+  #justOpened = false;
+  #rootClosed = false;
+  #truncated = false;
+  /** Position of the last core child of the current entry (see CORE_ORDER), for order checks. */
+  #lastOrder = -1;
 
   constructor(log: DiagnosticLog, out: EntryCollector) {
     this.#log = log;
@@ -73,6 +87,7 @@ export class XmlSitemapReader {
         onopentag: (name, attributes) => this.#open(name, attributes),
         onclosetag: (name, implied) => this.#close(name, implied),
         ontext: (text) => {
+          this.#justOpened = false;
           if (this.#capture !== null) this.#capture.text += text;
         },
         onprocessinginstruction: (name, data) => this.#declaration(name, data),
@@ -88,6 +103,15 @@ export class XmlSitemapReader {
   end(): void {
     this.#ending = true;
     this.#parser.end();
+    const open = this.kind !== null && this.kind !== 'unknown' && !this.#refused;
+    if (open && !this.#rootClosed && !this.#truncated) {
+      this.#log.report(
+        'error',
+        'truncated',
+        'the document ends before its root element is closed; it may be cut short',
+        Number.MAX_SAFE_INTEGER,
+      );
+    }
     if (this.kind === null && !this.#refused) {
       this.#log.report(
         'error',
@@ -105,6 +129,14 @@ export class XmlSitemapReader {
 
   #declaration(name: string, data: string): void {
     const lower = name.toLowerCase();
+    if (lower === '?xml' && this.#offset > 0) {
+      this.#log.report(
+        'warning',
+        'xml-declaration-not-first',
+        'the XML declaration must be the very first thing in the file (here something comes before it)',
+        this.#offset,
+      );
+    }
     const entities = lower === '!entity' || (lower === '!doctype' && data.includes('['));
     if (!entities || this.#refused) return;
     this.#refused = true;
@@ -117,6 +149,11 @@ export class XmlSitemapReader {
   }
 
   #open(name: string, attributes: Record<string, string>): void {
+    this.#openElement(name, attributes);
+    this.#justOpened = true;
+  }
+
+  #openElement(name: string, attributes: Record<string, string>): void {
     this.#scope.open(attributes);
     const colon = name.indexOf(':');
     const prefix = colon < 0 ? '' : name.slice(0, colon).toLowerCase();
@@ -138,7 +175,7 @@ export class XmlSitemapReader {
     if (this.#refused || this.kind === 'unknown') return;
 
     if (this.#extension !== null) {
-      this.#extensionChild(local, attributes, depth);
+      this.#extensionChild(local, prefix, attributes, depth);
       return;
     }
     const entryElement = ENTRY_ELEMENT[this.kind] as string;
@@ -154,15 +191,23 @@ export class XmlSitemapReader {
       }
       this.#url = urlDraft(this.#offset);
       this.#entryDepth = depth;
+      this.#lastOrder = -1;
       return;
     }
-    if (this.#url === null) return;
+    if (this.#url === null) {
+      // Between entries the sitemaps.org schema allows only its own entry element.
+      if (this.#isSitemapElement(prefix) && (this.kind === 'urlset' || this.kind === 'index')) {
+        this.#unknownElement(local);
+      }
+      return;
+    }
     switch (this.kind) {
       case 'urlset':
         this.#urlChild(local, prefix, attributes, depth);
         return;
       case 'index':
-        if (local === 'loc' || local === 'lastmod') this.#startCapture(local, depth);
+        if (local === 'loc' || local === 'lastmod') this.#coreChild(local, depth);
+        else if (this.#isSitemapElement(prefix)) this.#unknownElement(local);
         return;
       case 'rss':
         if (local === 'link' && prefix === '') this.#startCapture('loc', depth);
@@ -218,16 +263,12 @@ export class XmlSitemapReader {
   ): void {
     const extension = this.#extensionOf(prefix);
     if (extension === null) {
-      if (
-        local === 'loc' ||
-        local === 'lastmod' ||
-        local === 'changefreq' ||
-        local === 'priority'
-      ) {
-        this.#startCapture(local, depth);
-      }
+      if (CORE_ORDER[local] !== undefined) this.#coreChild(local, depth);
+      else if (this.#isSitemapElement(prefix)) this.#unknownElement(local);
       return;
     }
+    // Extensions come after the core elements (`xsd:any` ends the schema's sequence).
+    this.#lastOrder = CORE_ORDER['priority'] as number;
     if (extension === 'xhtml') {
       if (local === 'link') this.#alternate(attributes);
       return;
@@ -236,6 +277,38 @@ export class XmlSitemapReader {
       this.#extension = extensionDraft(extension, this.#offset);
       this.#extensionDepth = depth;
     }
+  }
+
+  /** `loc`, `lastmod`, `changefreq`, `priority`: captured, and checked for the schema's order. */
+  #coreChild(local: string, depth: number): void {
+    const order = CORE_ORDER[local] as number;
+    if (order <= this.#lastOrder) {
+      const what = order === this.#lastOrder ? `a second <${local}>` : `<${local}> out of order`;
+      this.#log.report(
+        'warning',
+        'element-order',
+        `${what}: the schema wants loc, lastmod, changefreq, priority, then extensions, once each`,
+        this.#offset,
+      );
+    }
+    this.#lastOrder = Math.max(this.#lastOrder, order);
+    this.#startCapture(local, depth);
+  }
+
+  /** An unprefixed element in the sitemaps.org namespace (or in none). */
+  #isSitemapElement(prefix: string): boolean {
+    if (prefix !== '') return false;
+    const ns = this.#scope.resolve('');
+    return ns === undefined || ns === SITEMAP_NS;
+  }
+
+  #unknownElement(local: string): void {
+    this.#log.report(
+      'warning',
+      'unknown-element',
+      `<${local}> is not a sitemaps.org element here; ignored (the schema rejects it)`,
+      this.#offset,
+    );
   }
 
   /** Which extension a prefixed element belongs to, by its namespace or its usual prefix. */
@@ -277,8 +350,15 @@ export class XmlSitemapReader {
     draft.alternates.push({ hreflang: trimXml(hreflang), href: trimXml(href) });
   }
 
-  #extensionChild(local: string, attributes: Record<string, string>, depth: number): void {
+  #extensionChild(
+    local: string,
+    prefix: string,
+    attributes: Record<string, string>,
+    depth: number,
+  ): void {
     const draft = this.#extension as ExtensionDraft;
+    // An extension's children are in its own namespace; a bare one falls into sitemaps.org's.
+    if (this.#isSitemapElement(prefix)) this.#unknownElement(local);
     const attribute = attributes['relationship'] ?? attributes['info'];
     if (attribute !== undefined) draft.attributes.set(local, attribute);
     this.#startCapture(local, depth);
@@ -306,7 +386,11 @@ export class XmlSitemapReader {
     const depth = this.#stack.length;
     const local = this.#stack.pop();
     this.#scope.close();
-    if (implied && !this.#ending && ELEMENT_NAME.test(local ?? '')) {
+    // htmlparser2 reports a self-closing tag as an implied close right after its open tag.
+    const selfClosing = implied && this.#justOpened && !this.#ending;
+    this.#justOpened = false;
+    const cut = implied && this.#ending;
+    if (implied && !selfClosing && !cut && ELEMENT_NAME.test(local ?? '')) {
       this.#log.report(
         'warning',
         'unclosed-element',
@@ -314,17 +398,19 @@ export class XmlSitemapReader {
         this.#offset,
       );
     }
+    if (depth === 1 && !cut) this.#rootClosed = true;
     if (this.#capture !== null && depth <= this.#capture.depth) {
       const capture = this.#capture;
       this.#capture = null;
-      if (depth === capture.depth && !(implied && this.#ending)) this.#field(capture);
+      if (depth === capture.depth && !cut) this.#field(capture);
     }
     if (this.#extension !== null && depth === this.#extensionDepth) {
-      if (implied && this.#ending) this.#extension = null;
+      if (cut) this.#extension = null;
       else this.#finishExtension();
     }
     if (this.#url !== null && depth === this.#entryDepth) {
-      if (implied && this.#ending) {
+      if (cut) {
+        this.#truncated = true;
         this.#log.report(
           'error',
           'truncated',
@@ -352,6 +438,15 @@ export class XmlSitemapReader {
       return;
     }
     const draft = this.#url as UrlDraft;
+    if (capture.field !== 'loc' && trimXml(capture.text).length === 0) {
+      this.#log.report(
+        'info',
+        'empty-element',
+        `empty <${capture.field}>; left out (the schema rejects it)`,
+        capture.offset,
+      );
+      return;
+    }
     switch (capture.field) {
       case 'loc':
         draft.loc = capture.text;
