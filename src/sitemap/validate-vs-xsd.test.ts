@@ -12,9 +12,12 @@ import { validateSitemap } from './test-support/xsd.ts';
 /** Documents where the two must differ, and why. */
 const EXPECTED_DIFFERENCES: Readonly<Record<string, string>> = {
   'own-encoding-windows-1252': 'libxml2 in WebAssembly has no Windows-1252; waymark reads it',
-  'own-encoding-utf-16le-bom': 'the test hands libxml2 UTF-16 text as a JS string; waymark reads the bytes',
-  'own-encoding-undeclared-latin1-bytes': 'the test decodes the stray byte to U+FFFD first; waymark reports the byte',
-  'own-xxe-external-entity': 'waymark refuses any DTD with entities; the schema itself says nothing about them',
+  'own-encoding-utf-16le-bom':
+    'the test hands libxml2 UTF-16 text as a JS string; waymark reads the bytes',
+  'own-encoding-undeclared-latin1-bytes':
+    'the test decodes the stray byte to U+FFFD first; waymark reports the byte',
+  'own-xxe-external-entity':
+    'waymark refuses any DTD with entities; the schema itself says nothing about them',
   'own-urlset-50001': 'the XSD sets no URL limit; the protocol allows 50,000',
 };
 
@@ -41,7 +44,8 @@ describe('validate agrees with the official XSDs', () => {
       const difference = EXPECTED_DIFFERENCES[c.id];
       const detail = `xsd: ${xsd.valid ? 'valid' : xsd.errors[0]}; waymark: ${strict.map((d) => d.code).join(', ') || 'valid'}`;
       if (difference === undefined) assert.ok(agree, detail);
-      else assert.ok(!agree, `expected to differ (${difference}), but both say the same: ${detail}`);
+      else
+        assert.ok(!agree, `expected to differ (${difference}), but both say the same: ${detail}`);
     });
   }
 });
