@@ -32,7 +32,16 @@ const EXPECTED: Record<string, string[]> = {
     'walkSitemaps',
   ],
   './sitemap/node': ['writeSitemaps'],
+  './crawl': ['CRAWL_DEFAULTS', 'SqliteCrawlState', 'crawl', 'openSqliteCrawlState'],
   './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
+  './url': [
+    'canonicalHostOf',
+    'isTrackingParam',
+    'normalizeUrl',
+    'originOf',
+    'pathFilter',
+    'sameSite',
+  ],
 };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

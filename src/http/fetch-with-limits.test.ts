@@ -560,3 +560,24 @@ describe('openWithLimits', () => {
     );
   });
 });
+
+describe('followRedirects: false', () => {
+  test('returns the redirect itself, with its Location, and follows nothing', async () => {
+    const server = await startTestServer({
+      '/from': { status: 301, headers: { location: '/to' } },
+      '/to': { body: 'arrived' },
+    });
+    try {
+      const response = await fetchWithLimits(server.url('/from'), { followRedirects: false });
+      assert.equal(response.status, 301);
+      assert.equal(response.headers.get('location'), '/to');
+      assert.deepEqual(response.redirects, []);
+      assert.deepEqual(
+        server.requests.map((r) => r.path),
+        ['/from'],
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});

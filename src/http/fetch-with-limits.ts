@@ -40,6 +40,11 @@ export interface FetchLimitsOptions {
   readonly headers?: HeadersInit;
   /** Aborts the fetch; the promise (or the body's iteration) then rejects with its reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Follow redirects (default true). When false, a 3xx comes back as the result, for a
+   * caller that checks each target itself (a crawler obeying robots.txt per URL).
+   */
+  readonly followRedirects?: boolean;
 }
 
 /** What a fetch answered, whatever the status: a 404 or a 500 is a result, not an error. */
@@ -176,9 +181,11 @@ export async function openWithLimits(
           signal: deadline.signal,
         }),
       );
-      const location = REDIRECT_STATUSES.has(response.status)
-        ? response.headers.get('location')
-        : null;
+      // With followRedirects off, a redirect is a result like any other status.
+      const location =
+        options.followRedirects !== false && REDIRECT_STATUSES.has(response.status)
+          ? response.headers.get('location')
+          : null;
       if (location === null) {
         const body = new LimitedBody(response, deadline, limits.maxBytes, describe(current, start));
         return {

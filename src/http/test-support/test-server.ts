@@ -25,6 +25,8 @@ export interface RecordedRequest {
   /** Path and query, as sent. */
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
+  /** When it arrived (epoch ms), for checking a client's pacing. */
+  readonly time: number;
 }
 
 export interface TestServer {
@@ -40,7 +42,8 @@ export interface TestServer {
 
 /**
  * Starts a fixture site on 127.0.0.1 on a free port. Routes are keyed by path without the
- * query; an unknown path is a 404, a handler that throws is a 500.
+ * query (`*` catches every other path); an unknown path is a 404, a handler that throws is a
+ * 500.
  *
  * @example
  * ```ts
@@ -57,8 +60,14 @@ export async function startTestServer(
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
-    requests.push({ method: request.method ?? 'GET', path, headers: request.headers });
-    const route = routes[new URL(path, 'http://x').pathname];
+    requests.push({
+      method: request.method ?? 'GET',
+      path,
+      headers: request.headers,
+      time: Date.now(),
+    });
+    // An exact path first; a `*` route, when given, answers every other path.
+    const route = routes[new URL(path, 'http://x').pathname] ?? routes['*'];
     if (route === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     } else if (typeof route === 'function') {

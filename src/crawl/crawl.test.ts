@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { SitemapUrl } from '../sitemap/index.ts';
+import { crawl } from './crawl.ts';
+import { type FixtureSite, startFixtureSite } from './test-support/fixture-site.ts';
+import type { CrawlEvent } from './types.ts';
+
+describe('crawl against the fixture site on 127.0.0.1', () => {
+  let site: FixtureSite;
+  before(async () => {
+    site = await startFixtureSite();
+  });
+  after(() => site.close());
+
+  test('writes the exact sitemap and counts every left-out URL with its reason', async () => {
+    const pages: SitemapUrl[] = [];
+    const events: CrawlEvent[] = [];
+    const run = crawl({
+      start: site.url('/'),
+      maxDepth: 3,
+      rate: 0,
+      concurrency: 4,
+      timeoutMs: 500,
+      userAgent: 'waymark-test/1.0 (+https://example.invalid/bot)',
+      write: (entries) => {
+        pages.push(...entries);
+      },
+    });
+    for await (const event of run) events.push(event);
+    const summary = await run;
+
+    assert.deepEqual(
+      pages.map((p) => p.loc),
+      site.expectedSitemap,
+    );
+    assert.equal(pages[0]?.lastmod, '2024-01-02T03:04:05Z');
+    const skipped = new Map<string, string>();
+    for (const e of events)
+      if (e.type === 'skipped') skipped.set(e.url.slice(site.url('').length), e.reason);
+    assert.equal(skipped.get('/hidden'), 'noindex-meta');
+    assert.equal(skipped.get('/hidden-header'), 'noindex-header');
+    assert.equal(skipped.get('/print'), 'canonical-elsewhere');
+    assert.equal(skipped.get('/missing'), 'client-error');
+    assert.equal(skipped.get('/broken'), 'server-error');
+    assert.equal(skipped.get('/report.pdf'), 'robots-disallowed');
+    assert.equal(skipped.get('/private/data'), 'robots-disallowed');
+    assert.equal(skipped.get('/old'), 'redirect');
+    assert.equal(skipped.get('/older'), 'redirect');
+    assert.equal(skipped.get('/away'), 'redirect-off-origin');
+    assert.equal(skipped.get('/loop-a'), 'redirect');
+    assert.equal(skipped.get('/loop-b'), 'redirect');
+    assert.ok(events.some((e) => e.type === 'error' && e.url === site.url('/slow')));
+    assert.equal(summary.listed, site.expectedSitemap.length);
+    assert.equal(summary.errors, 1);
+    assert.equal(summary.sitemapUrls, 3);
+    assert.equal(summary.skipped['robots-disallowed'], 2);
+
+    const log = site.server.requests;
+    assert.equal(log[0]?.path, '/robots.txt', 'robots.txt is the first request');
+    assert.ok(
+      log.every(
+        (r) => r.headers['user-agent'] === 'waymark-test/1.0 (+https://example.invalid/bot)',
+      ),
+    );
+    const paths = log.map((r) => r.path);
+    for (const never of ['/private/data', '/report.pdf', '/from-script', '/about?utm_source=x']) {
+      assert.ok(!paths.includes(never), `${never} is never requested`);
+    }
+    // Every page is fetched once: the seen set covers redirects, loops and the tracking link.
+    const pageRequests = paths.filter((p) => p !== '/robots.txt' && !p.startsWith('/sitemap'));
+    assert.equal(new Set(pageRequests).size, pageRequests.length);
+  });
+
+  test('the per-origin rate limit spaces requests', async () => {
+    const local = await startFixtureSite({ robots: 'User-agent: *\nDisallow:\n' });
+    try {
+      await crawl({
+        start: local.url('/'),
+        rate: 20,
+        maxPages: 6,
+        sitemaps: false,
+        timeoutMs: 500,
+      });
+      // From the first page on: robots.txt's own arrival includes opening the connection.
+      const times = local.server.requests.slice(1).map((r) => r.time);
+      assert.ok(times.length >= 5);
+      for (let i = 1; i < times.length; i++) {
+        assert.ok(
+          (times[i] as number) - (times[i - 1] as number) >= 45,
+          `gap ${i}: ${(times[i] as number) - (times[i - 1] as number)} ms`,
+        );
+      }
+    } finally {
+      await local.close();
+    }
+  });
+
+  test('an unreachable robots.txt (500) means nothing is crawled', async () => {
+    const local = await startFixtureSite({ robotsStatus: 500 });
+    try {
+      const pages: SitemapUrl[] = [];
+      const summary = await crawl({
+        start: local.url('/'),
+        rate: 0,
+        write: (e) => void pages.push(...e),
+      });
+      assert.deepEqual(pages, []);
+      assert.equal(summary.skipped['robots-disallowed'], 1);
+      assert.deepEqual(
+        local.server.requests.map((r) => r.path),
+        ['/robots.txt'],
+      );
+    } finally {
+      await local.close();
+    }
+  });
+});

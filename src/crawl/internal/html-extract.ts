@@ -1,0 +1,265 @@
+// The crawler's look at an HTML page: bytes in, PageFacts out, in one pass and without a
+// DOM. HtmlDecoder turns bytes into text (html-decoder.ts); htmlparser2's streaming Parser
+// turns text into tags; this file keeps what the crawler needs from them.
+//
+// What counts, as a browser with scripting off would see the page (the crawler runs no
+// scripts):
+// - <script>, <style>, <textarea>, <title>, <iframe>, <xmp>, <noembed>, <noframes> hold
+//   text, not tags (the parser knows this), so a link written inside them is not a link.
+// - Nothing inside <template> counts: its content is inert until a script uses it.
+// - <noscript> content counts: with scripting off it is ordinary markup, and it is often
+//   where a page puts the plain links and images meant for clients like this one.
+// - <title>, <base>, <meta> and <link> inside <svg> or <math> are not HTML elements and are
+//   ignored; <a href> there is a link.
+
+import { Parser } from 'htmlparser2';
+import { WaymarkError } from '../../shared/waymark-error.ts';
+import { type CharsetSource, HtmlDecoder } from './html-decoder.ts';
+import { resolveUrl } from './html-urls.ts';
+import {
+  collapseAscii,
+  feedType,
+  isRobotsMetaName,
+  robotsDirectives,
+  tokens,
+  trimAscii,
+} from './html-values.ts';
+
+/** Most entries kept per list (distinct links, distinct images, alternates, feeds). */
+export const MAX_LIST_ITEMS = 10_000;
+
+/** Most characters of title text read; the rest of a longer (or unclosed) title is dropped. */
+export const MAX_TITLE_CHARS = 4_096;
+
+export interface HtmlExtractorOptions {
+  /** The page's URL (after redirects): the base for relative URLs until a `<base href>`. */
+  readonly url: string;
+  /** The response's Content-Type; its charset is used unless the page starts with a BOM. */
+  readonly contentType?: string;
+}
+
+/** What the crawler needs to know about one HTML page. Every URL is absolute, http(s). */
+export interface PageFacts {
+  /**
+   * `<a href>` and `<area href>` targets in document order, each once (exact-string
+   * duplicates removed, first place kept; the caller normalises and dedupes further).
+   * Links with `rel="nofollow"` are here too: Google treats it as a hint, not a rule. At
+   * most {@link MAX_LIST_ITEMS}.
+   */
+  links: string[];
+  /** The links every occurrence of which has `rel="nofollow"`, in the order of `links`. */
+  nofollowLinks: string[];
+  /** `<link rel="alternate" hreflang="..." href>` as written (hreflang trimmed), in order. */
+  alternates: { hreflang: string; href: string }[];
+  /** `<link rel="alternate" type="application/rss+xml|application/atom+xml" href>`. */
+  feeds: { href: string; type: 'rss' | 'atom'; title?: string }[];
+  /**
+   * The first `<link rel="canonical">` with an href, resolved; null when there is none or
+   * its href is empty, invalid or not http(s). Later ones are never consulted.
+   */
+  canonical: string | null;
+  /** From `<meta name="robots|googlebot" content>`: `noindex`, `nofollow`, `none` (both). */
+  robots: { noindex: boolean; nofollow: boolean };
+  /** `<img src>`, each loc once; `title` is the alt text, else the title attribute. */
+  images: { loc: string; title?: string }[];
+  /** The encoding the page was decoded with, as TextDecoder names it (`'windows-1252'`). */
+  charset: string;
+  charsetSource: CharsetSource;
+  /** The first `<title>`'s text, whitespace collapsed; null when there is no title. */
+  title: string | null;
+  /** URL values (of a, area, link, img) that WHATWG URL rejected: dropped, counted here. */
+  invalidLinks: number;
+  /** True when a list reached {@link MAX_LIST_ITEMS} and further entries were dropped. */
+  truncated: boolean;
+}
+
+type Attributes = Readonly<Record<string, string>>;
+
+/**
+ * A push extractor for one HTML page: `write()` the body's bytes as they arrive, then
+ * `end()` for the facts. Pure and synchronous; broken markup and undecodable bytes never
+ * throw. Memory is the capped lists plus what htmlparser2 holds of an unfinished tag, so a
+ * large page is not accumulated (the caller's body-size cap bounds a single giant tag).
+ *
+ * A `<base href>` applies to the URLs after it (the first base with an http(s) href is the
+ * only one used; links before it stay resolved against the page URL, where a browser would
+ * re-resolve them: base belongs at the top of <head>).
+ *
+ * @example
+ * ```ts
+ * const extractor = new HtmlExtractor({ url: 'https://example.com/a/', contentType: 'text/html' });
+ * extractor.write(new TextEncoder().encode('<a href="b">B</a>'));
+ * extractor.end().links; // ['https://example.com/a/b']
+ * ```
+ */
+export class HtmlExtractor {
+  readonly #decoder: HtmlDecoder;
+  readonly #parser: Parser;
+  readonly #pageUrl: URL;
+  #base: URL;
+  #baseSeen = false;
+  #canonicalSeen = false;
+  /** Depth of open <template> elements: inside one, nothing counts. */
+  #inert = 0;
+  /** Depth of open <svg> and <math> elements. */
+  #foreign = 0;
+  /** Each link, and whether it was seen at least once without rel=nofollow. */
+  readonly #links = new Map<string, boolean>();
+  readonly #images = new Map<string, { loc: string; title?: string }>();
+  readonly #alternates: PageFacts['alternates'] = [];
+  readonly #feeds: PageFacts['feeds'] = [];
+  #canonical: string | null = null;
+  readonly #robots = { noindex: false, nofollow: false };
+  #titleText: string | null = null;
+  #title: string | null = null;
+  #invalid = 0;
+  #truncated = false;
+  #facts: PageFacts | null = null;
+
+  constructor(options: HtmlExtractorOptions) {
+    const pageUrl = URL.parse(options.url);
+    if (pageUrl === null) {
+      throw new WaymarkError('invalid-argument', `not an absolute URL: ${options.url}`);
+    }
+    this.#pageUrl = pageUrl;
+    this.#base = pageUrl;
+    this.#decoder = new HtmlDecoder(options.contentType);
+    this.#parser = new Parser({
+      onopentag: (name, attributes) => this.#open(name, attributes),
+      onclosetag: (name) => this.#close(name),
+      ontext: (text) => this.#text(text),
+    });
+  }
+
+  /** Feeds the next bytes of the body. */
+  write(chunk: Uint8Array): void {
+    if (this.#facts !== null) throw new WaymarkError('usage', 'HtmlExtractor.write() after end()');
+    const text = this.#decoder.write(chunk);
+    if (text !== '') this.#parser.write(text);
+  }
+
+  /** Ends the input and returns the facts (the same object when called again). */
+  end(): PageFacts {
+    if (this.#facts !== null) return this.#facts;
+    this.#parser.end(this.#decoder.end());
+    const links = [...this.#links.keys()];
+    const choice = this.#decoder.choice;
+    this.#facts = {
+      links,
+      nofollowLinks: links.filter((href) => this.#links.get(href) === false),
+      alternates: this.#alternates,
+      feeds: this.#feeds,
+      canonical: this.#canonical,
+      robots: this.#robots,
+      images: [...this.#images.values()],
+      charset: choice?.charset ?? 'utf-8',
+      charsetSource: choice?.source ?? 'default',
+      title: this.#title,
+      invalidLinks: this.#invalid,
+      truncated: this.#truncated,
+    };
+    return this.#facts;
+  }
+
+  #open(name: string, attributes: Attributes): void {
+    if (name === 'template') this.#inert++;
+    if (this.#inert > 0) return;
+    if (name === 'svg' || name === 'math') this.#foreign++;
+    if (name === 'a' || name === 'area') this.#link(attributes);
+    else if (name === 'img') this.#image(attributes);
+    else if (this.#foreign > 0) return;
+    else if (name === 'link') this.#linkElement(attributes);
+    else if (name === 'meta') this.#meta(attributes);
+    else if (name === 'base') this.#baseElement(attributes);
+    else if (name === 'title' && this.#title === null) this.#titleText = '';
+  }
+
+  #close(name: string): void {
+    if (name === 'template') {
+      this.#inert = Math.max(0, this.#inert - 1);
+      return;
+    }
+    if (this.#inert > 0) return;
+    if (name === 'svg' || name === 'math') this.#foreign = Math.max(0, this.#foreign - 1);
+    if (name === 'title' && this.#titleText !== null) {
+      this.#title = collapseAscii(this.#titleText);
+      this.#titleText = null;
+    }
+  }
+
+  #text(text: string): void {
+    if (this.#titleText === null || this.#titleText.length >= MAX_TITLE_CHARS) return;
+    this.#titleText = (this.#titleText + text).slice(0, MAX_TITLE_CHARS);
+  }
+
+  /** Resolves a URL value against the current base; counts it when invalid. */
+  #resolve(value: string | undefined, fragmentOnly: 'skip' | 'keep'): string | null {
+    const outcome = resolveUrl(value, this.#base, fragmentOnly);
+    if (outcome.kind === 'invalid') this.#invalid++;
+    return outcome.kind === 'url' ? outcome.href : null;
+  }
+
+  /** Room for one more entry in a list of `size`; notes the truncation when there is none. */
+  #room(size: number): boolean {
+    if (size < MAX_LIST_ITEMS) return true;
+    this.#truncated = true;
+    return false;
+  }
+
+  #link(attributes: Attributes): void {
+    const href = this.#resolve(attributes['href'], 'skip');
+    if (href === null) return;
+    const followed = !tokens(attributes['rel']).includes('nofollow');
+    const known = this.#links.get(href);
+    if (known === undefined) {
+      if (this.#room(this.#links.size)) this.#links.set(href, followed);
+    } else if (followed && !known) {
+      this.#links.set(href, true);
+    }
+  }
+
+  #image(attributes: Attributes): void {
+    const loc = this.#resolve(attributes['src'], 'skip');
+    if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size)) return;
+    const title =
+      collapseAscii(attributes['alt'] ?? '') || collapseAscii(attributes['title'] ?? '');
+    this.#images.set(loc, title === '' ? { loc } : { loc, title });
+  }
+
+  #linkElement(attributes: Attributes): void {
+    const rel = tokens(attributes['rel']);
+    if (rel.includes('canonical') && !this.#canonicalSeen && attributes['href'] !== undefined) {
+      this.#canonicalSeen = true;
+      this.#canonical = this.#resolve(attributes['href'], 'keep');
+    }
+    if (!rel.includes('alternate')) return;
+    const type = feedType(attributes['type']);
+    const hreflang = trimAscii(attributes['hreflang'] ?? '');
+    if (type === null && hreflang === '') return;
+    const href = this.#resolve(attributes['href'], 'keep');
+    if (href === null) return;
+    if (type !== null) {
+      if (!this.#room(this.#feeds.length)) return;
+      const title = collapseAscii(attributes['title'] ?? '');
+      this.#feeds.push(title === '' ? { href, type } : { href, type, title });
+    } else if (this.#room(this.#alternates.length)) {
+      this.#alternates.push({ hreflang, href });
+    }
+  }
+
+  #meta(attributes: Attributes): void {
+    if (!isRobotsMetaName(attributes['name'])) return;
+    const { noindex, nofollow } = robotsDirectives(attributes['content']);
+    this.#robots.noindex ||= noindex;
+    this.#robots.nofollow ||= nofollow;
+  }
+
+  /** The first `<base href>` decides; it is used when it resolves to an http(s) URL. */
+  #baseElement(attributes: Attributes): void {
+    const href = attributes['href'];
+    if (this.#baseSeen || href === undefined) return;
+    this.#baseSeen = true;
+    const url = URL.parse(trimAscii(href), this.#pageUrl);
+    if (url !== null && (url.protocol === 'http:' || url.protocol === 'https:')) this.#base = url;
+  }
+}

@@ -1,0 +1,124 @@
+import { type FetchFunction, openWithLimits, retryAfterMs } from '../../http/index.ts';
+import { HtmlExtractor, type PageFacts } from './html-extract.ts';
+
+export type PageOutcome =
+  | {
+      readonly kind: 'html';
+      readonly status: number;
+      readonly facts: PageFacts;
+      readonly lastModified: string | null;
+      readonly headerNoindex: boolean;
+      readonly headerNofollow: boolean;
+    }
+  | { readonly kind: 'redirect'; readonly status: number; readonly location: string | null }
+  | { readonly kind: 'retry'; readonly status: number; readonly afterMs: number | null }
+  | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'non-html'; readonly status: number; readonly contentType: string }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export interface PageFetchOptions {
+  readonly fetch?: FetchFunction;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+  readonly now: () => number;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * Fetches one page without following redirects (the crawler checks each target against
+ * robots.txt and the origin before it is fetched), and reads an HTML body as it streams in.
+ */
+export async function fetchPage(url: string, options: PageFetchOptions): Promise<PageOutcome> {
+  let response: Awaited<ReturnType<typeof openWithLimits>>;
+  try {
+    response = await openWithLimits(url, {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      followRedirects: false,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      headers: {
+        'user-agent': options.userAgent,
+        accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1',
+      },
+    });
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    return { kind: 'failed', message: (error as Error).message };
+  }
+  const { status, headers } = response;
+  if (status >= 300 && status < 400) {
+    await response.cancel();
+    return { kind: 'redirect', status, location: headers.get('location') };
+  }
+  if (status === 429 || status === 503) {
+    await response.cancel();
+    return {
+      kind: 'retry',
+      status,
+      afterMs: retryAfterMs(headers.get('retry-after'), options.now()),
+    };
+  }
+  if (status !== 200) {
+    await response.cancel();
+    return { kind: 'status', status };
+  }
+  const contentType = headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  // No Content-Type at all: read it and let the HTML reader decide, as browsers sniff.
+  if (mediaType !== '' && !HTML_TYPES.has(mediaType)) {
+    await response.cancel();
+    return { kind: 'non-html', status, contentType: mediaType };
+  }
+  const extractor = new HtmlExtractor({ url, ...(contentType ? { contentType } : {}) });
+  try {
+    for await (const chunk of response.body) extractor.write(chunk);
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    return { kind: 'failed', message: (error as Error).message };
+  }
+  const robotsHeader = readRobotsHeader(headers.get('x-robots-tag'));
+  return {
+    kind: 'html',
+    status,
+    facts: extractor.end(),
+    lastModified: isoDate(headers.get('last-modified')),
+    headerNoindex: robotsHeader.noindex,
+    headerNofollow: robotsHeader.nofollow,
+  };
+}
+
+/**
+ * `X-Robots-Tag` directives that apply to every crawler, or to Google's (the sitemap is for
+ * search engines): `noindex`, `nofollow`, `none`. `otherbot: noindex` applies to another bot.
+ */
+export function readRobotsHeader(value: string | null): { noindex: boolean; nofollow: boolean } {
+  let noindex = false;
+  let nofollow = false;
+  if (value === null) return { noindex, nofollow };
+  // Several headers arrive joined with ", "; a bot prefix applies to the directives after it.
+  let appliesToUs = true;
+  for (const raw of value.split(',')) {
+    let part = raw.trim().toLowerCase();
+    const colon = part.indexOf(':');
+    if (colon >= 0 && !part.startsWith('unavailable_after')) {
+      const bot = part.slice(0, colon).trim();
+      appliesToUs = bot === 'googlebot' || bot === '*';
+      part = part.slice(colon + 1).trim();
+    }
+    if (!appliesToUs) continue;
+    if (part === 'noindex' || part === 'none') noindex = true;
+    if (part === 'nofollow' || part === 'none') nofollow = true;
+  }
+  return { noindex, nofollow };
+}
+
+/** An HTTP date as W3C Datetime (UTC, whole seconds), or null. */
+function isoDate(value: string | null): string | null {
+  if (value === null) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,91 @@
+import { type FetchFunction, openWithLimits } from '../../http/index.ts';
+import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** RFC 9309 2.3.1.2: follow at least five redirects; past that, the file is unavailable. */
+const MAX_ROBOTS_REDIRECTS = 5;
+
+export interface RobotsFetchOptions {
+  readonly fetch?: FetchFunction;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface RobotsFetchResult {
+  readonly robots: RobotsTxt;
+  /** The status that decided, or 'network-error'. */
+  readonly status: number | 'network-error';
+}
+
+/**
+ * Fetches `origin`/robots.txt and turns the outcome into a policy exactly as RFC 9309
+ * prescribes (through `robotsForStatus`): redirects followed one hop at a time, five at
+ * most; bytes past 500 KiB not read; 4xx allows all, 5xx and network failure disallow all.
+ */
+export async function fetchRobots(
+  origin: string,
+  options: RobotsFetchOptions,
+): Promise<RobotsFetchResult> {
+  let url = `${origin}/robots.txt`;
+  let lastStatus = 301;
+  for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
+    let response: Awaited<ReturnType<typeof openWithLimits>>;
+    try {
+      response = await openWithLimits(url, {
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        followRedirects: false,
+        timeoutMs: options.timeoutMs,
+        // The body is cut at the RFC's limit below; this cap only stops a runaway body.
+        maxBytes: Number.MAX_SAFE_INTEGER,
+        headers: { 'user-agent': options.userAgent, accept: 'text/plain, */*;q=0.5' },
+      });
+    } catch {
+      options.signal?.throwIfAborted();
+      return { robots: robotsForStatus('network-error'), status: 'network-error' };
+    }
+    const location = response.headers.get('location');
+    if (REDIRECTS.has(response.status) && location !== null) {
+      await response.cancel();
+      lastStatus = response.status;
+      const next = URL.parse(location, url);
+      if (next === null)
+        return { robots: robotsForStatus(response.status), status: response.status };
+      url = next.href;
+      continue;
+    }
+    if (response.status < 200 || response.status >= 300) {
+      await response.cancel();
+      return { robots: robotsForStatus(response.status), status: response.status };
+    }
+    try {
+      const body = await readUpTo(response.body, DEFAULT_MAX_ROBOTS_BYTES + 1);
+      return { robots: robotsForStatus(response.status, body, { url }), status: response.status };
+    } catch {
+      options.signal?.throwIfAborted();
+      return { robots: robotsForStatus('network-error'), status: 'network-error' };
+    }
+  }
+  // Redirects exhausted: RFC 9309 lets the crawler assume the file is unavailable.
+  return { robots: robotsForStatus(lastStatus), status: lastStatus };
+}
+
+/** Reads at most `limit` bytes of a body, then stops reading (which closes the connection). */
+async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    const take = Math.min(chunk.length, limit - length);
+    chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+    length += take;
+    if (length >= limit) break;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

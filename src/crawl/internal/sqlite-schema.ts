@@ -1,0 +1,146 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { WaymarkError } from '../../shared/waymark-error.ts';
+
+/** `PRAGMA application_id` of a waymark crawl state: `WYMC`. */
+export const APPLICATION_ID = 0x57594d43;
+/** `PRAGMA user_version`: the schema version, raised on any incompatible change. */
+export const SCHEMA_VERSION = 1;
+
+const SQLITE_BUSY = 5;
+const SQLITE_NOTADB = 26;
+
+/** Item states, as stored. */
+export const QUEUED = 0;
+export const IN_FLIGHT = 1;
+export const DONE = 2;
+/** Released with a `notBefore` still ahead; queued again by the first take after it. */
+export const HELD = 3;
+
+// One row per URL ever added; the row is the item, its state and, once done, its result, so
+// recording a result is one UPDATE and an item is in exactly one state at any instant.
+// `id` (the rowid) is the FIFO order. `url` is NULL when the URL as added equals its
+// normalised `key`, which is the common case and halves the space taken by URLs.
+// The partial indexes hold only queued and held rows, so they stay small however many
+// URLs are done, and taking an item (which moves it out of them) is cheap.
+const SCHEMA = `
+CREATE TABLE urls (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT    NOT NULL,
+  url         TEXT,
+  origin      TEXT    NOT NULL,
+  kind        TEXT    NOT NULL,
+  priority    NUMERIC NOT NULL,
+  depth       INTEGER NOT NULL,
+  via         TEXT,
+  state       INTEGER NOT NULL,
+  not_before  INTEGER,
+  attempts    INTEGER NOT NULL DEFAULT 0,
+  status      INTEGER,
+  outcome     TEXT,
+  reason      TEXT,
+  lastmod     TEXT,
+  final_url   TEXT,
+  data        TEXT
+);
+CREATE UNIQUE INDEX urls_key ON urls (key);
+CREATE INDEX urls_queue ON urls (origin, priority, depth, id) WHERE state = ${QUEUED};
+CREATE INDEX urls_held ON urls (not_before) WHERE state = ${HELD};
+CREATE TABLE origins (origin TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+PRAGMA application_id = ${APPLICATION_ID};
+PRAGMA user_version = ${SCHEMA_VERSION};
+`;
+
+/** How often the WAL is flushed to disk: see {@link prepareDatabase}. */
+export type Synchronous = 'normal' | 'full';
+
+/**
+ * Sets up a freshly opened connection and its schema. Returns whether an earlier crawl was
+ * kept (only with `resume`).
+ *
+ * - `locking_mode = EXCLUSIVE`, set before WAL is entered: the connection holds the file
+ *   locked until it closes, so a second crawler on the same state fails at once instead of
+ *   taking the same items; and the WAL index lives in memory (no `-shm` file).
+ * - `journal_mode = WAL`: a commit appends to the `-wal` file, a crash mid-write leaves a
+ *   torn tail that the next open ignores, and the database is never half-updated.
+ * - `synchronous = NORMAL` (default): no fsync per commit. A commit has been written to the
+ *   OS by the time it returns, so it survives the process being killed (`kill -9`, OOM);
+ *   only an OS crash or power loss can lose the last commits (never corrupt the file).
+ *   `FULL` fsyncs every commit to survive power loss too, at a large cost per commit.
+ */
+export function prepareDatabase(
+  db: DatabaseSync,
+  name: string,
+  resume: boolean,
+  synchronous: Synchronous,
+): boolean {
+  db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
+  if (mode !== 'wal') {
+    throw new WaymarkError(
+      'io-failed',
+      `crawl state cannot use WAL (got ${String(mode)}): ${name}`,
+    );
+  }
+  db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  // A fixed page cache: memory stays flat however large the state grows.
+  db.exec('PRAGMA cache_size = -16384');
+
+  const applicationId = pragmaNumber(db, 'application_id');
+  const version = pragmaNumber(db, 'user_version');
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get();
+  const empty = tables?.['n'] === 0;
+  if (!empty && applicationId !== APPLICATION_ID) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `not a waymark crawl state, refusing to overwrite it: ${name}`,
+    );
+  }
+  if (!empty && resume && version !== SCHEMA_VERSION) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `crawl state has schema version ${version}, this waymark reads ${SCHEMA_VERSION}; start afresh without resume: ${name}`,
+    );
+  }
+  if (!empty && resume) return true;
+
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Every table of an earlier crawl, whatever its schema version.
+    const rows = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all();
+    for (const row of rows) db.exec(`DROP TABLE "${String(row['name']).replaceAll('"', '""')}"`);
+    db.exec(SCHEMA);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+  // Give the pages of a dropped crawl back to the file system.
+  if (!empty) db.exec('VACUUM');
+  return false;
+}
+
+function pragmaNumber(db: DatabaseSync, pragma: string): number {
+  const value = db.prepare(`PRAGMA ${pragma}`).get()?.[pragma];
+  return typeof value === 'number' ? value : 0;
+}
+
+/** True for an error thrown by `node:sqlite`. */
+export function isSqliteError(error: unknown): error is Error & { errcode: number } {
+  return error instanceof Error && (error as { code?: unknown }).code === 'ERR_SQLITE_ERROR';
+}
+
+/** An error met while opening `file`, as a {@link WaymarkError} that says what went wrong. */
+export function openError(error: unknown, file: string): unknown {
+  if (error instanceof WaymarkError || !isSqliteError(error)) return error;
+  const reason =
+    error.errcode === SQLITE_BUSY
+      ? 'crawl state is in use by another process'
+      : error.errcode === SQLITE_NOTADB
+        ? 'not a waymark crawl state'
+        : `cannot open crawl state (${error.message})`;
+  const code = error.errcode === SQLITE_NOTADB ? 'invalid-argument' : 'io-failed';
+  return new WaymarkError(code, `${reason}: ${file}`, { cause: error });
+}

@@ -1,0 +1,110 @@
+import type { FetchFunction } from '../http/index.ts';
+
+/** Why a URL the crawl met is not in the sitemap. */
+export type SkipReason =
+  | 'robots-disallowed'
+  | 'excluded'
+  | 'non-html'
+  | 'redirect'
+  | 'redirect-off-origin'
+  | 'too-many-redirects'
+  | 'unexpected-status'
+  | 'client-error'
+  | 'server-error'
+  | 'noindex-meta'
+  | 'noindex-header'
+  | 'canonical-elsewhere'
+  | 'fetch-failed';
+
+export interface CrawlOptions {
+  /** Where the crawl starts; its origin (scheme, host, port) is the only one followed. */
+  readonly start: string;
+  /** Treat `www.` + host and host as one site. */
+  readonly canonicalHost?: boolean;
+  /** Obey robots.txt (default true). */
+  readonly respectRobots?: boolean;
+  /** What an unreachable robots.txt (5xx, network) means: RFC 9309's 'disallow' (default) or 'allow'. */
+  readonly robotsError?: 'disallow' | 'allow';
+  /** Read the sitemaps robots.txt names, and queue their URLs (default true). */
+  readonly sitemaps?: boolean;
+  /** More sitemaps to read. */
+  readonly extraSitemaps?: readonly string[];
+  readonly maxPages?: number;
+  readonly maxDepth?: number;
+  /** Requests at once, over all origins. */
+  readonly concurrency?: number;
+  /** Requests per second per origin; 0 = no limit (and Crawl-delay ignored). */
+  readonly rate?: number;
+  /** Longest Crawl-delay honoured, seconds. */
+  readonly maxCrawlDelay?: number;
+  readonly timeoutMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly maxRedirects?: number;
+  /** Retries after 429/503 with Retry-After. */
+  readonly maxRetries?: number;
+  readonly userAgent?: string;
+  /** Path globs (picomatch) a URL must match / must not match. */
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly keepTracking?: boolean;
+  readonly stripParams?: readonly string[];
+  readonly stripQuery?: boolean;
+  /** `lastmod` from the Last-Modified header (default) or none. */
+  readonly lastmod?: 'header' | 'none';
+  /** Keep hreflang alternates and images for the sitemap. */
+  readonly hreflang?: boolean;
+  readonly images?: boolean;
+  /** The SQLite file for the crawl state; null (default) uses a temporary file. */
+  readonly statePath?: string | null;
+  /** Continue the crawl in `statePath`. */
+  readonly resume?: boolean;
+  readonly fetch?: FetchFunction;
+  readonly signal?: AbortSignal;
+  /** Clock and sleep, so tests can drive time. */
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** What the crawl reports as it goes. */
+export type CrawlEvent =
+  | {
+      readonly type: 'robots';
+      readonly origin: string;
+      readonly status: number | 'network-error';
+      readonly source: string;
+      readonly crawlDelay: number | null;
+    }
+  | {
+      readonly type: 'fetched';
+      readonly url: string;
+      readonly status: number;
+      readonly listed: boolean;
+      readonly links: number;
+    }
+  | {
+      readonly type: 'skipped';
+      readonly url: string;
+      readonly reason: SkipReason;
+      readonly status: number | null;
+      readonly detail: string | null;
+    }
+  | { readonly type: 'error'; readonly url: string; readonly message: string }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'done'; readonly summary: CrawlSummary };
+
+export interface CrawlSummary {
+  /** HTTP requests for pages (robots.txt and sitemaps not counted). */
+  readonly fetched: number;
+  /** Pages that go in the sitemap. */
+  readonly listed: number;
+  /** URLs left out, by reason. */
+  readonly skipped: Readonly<Partial<Record<SkipReason, number>>>;
+  readonly errors: number;
+  /** URLs found in the site's sitemaps. */
+  readonly sitemapUrls: number;
+  readonly durationMs: number;
+  /** Pages fetched per second over the whole crawl. */
+  readonly rate: number;
+  /** Stopped early: max pages reached, or aborted. */
+  readonly stoppedBy: 'max-pages' | 'aborted' | null;
+}
