@@ -15,5 +15,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   readFile: async (path) => new Uint8Array(await readFile(path)),
   openFile: (path) => (path === '-' ? process.stdin : createReadStream(path)),
   env: process.env,
+  stderrIsTTY: process.stderr.isTTY === true,
   version: pkg.version,
 });

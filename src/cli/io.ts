@@ -11,6 +11,8 @@ export interface CliIo {
   /** A file as a stream of chunks, for inputs too large to hold (`-` is standard input). */
   readonly openFile: (path: string) => AsyncIterable<Uint8Array>;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Standard error is a terminal (live progress line) rather than a log. */
+  readonly stderrIsTTY: boolean;
   /** waymark's version, for --version and the default User-Agent. */
   readonly version: string;
 }

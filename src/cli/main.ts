@@ -1,4 +1,5 @@
 import { isWaymarkError } from '../shared/waymark-error.ts';
+import { crawlCommand } from './commands/crawl.ts';
 import { robots } from './commands/robots.ts';
 import { sitemap } from './commands/sitemap.ts';
 import { commandGroup } from './internal/command-group.ts';
@@ -6,6 +7,7 @@ import { type CliIo, EXIT_OK, EXIT_USAGE } from './io.ts';
 
 /** Every top-level command. Registering one here is all it takes to add it. */
 const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
+  crawl: crawlCommand,
   robots,
   sitemap,
 });

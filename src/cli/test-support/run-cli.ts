@@ -25,6 +25,7 @@ export async function runCliForTest(args: readonly string[], stdin = ''): Promis
     openFile: (path) =>
       path === '-' ? toAsync(new TextEncoder().encode(stdin)) : createReadStream(path),
     env: {},
+    stderrIsTTY: false,
     version: '0.0.0-test',
   };
   const code = await runCli(args, io);

@@ -1,0 +1,222 @@
+import { CRAWL_DEFAULTS, type CrawlRunOptions, crawl } from '../../crawl/index.ts';
+import { WaymarkError } from '../../shared/waymark-error.ts';
+import type { SitemapUrl } from '../../sitemap/index.ts';
+import { UrlsetWriter } from '../../sitemap/index.ts';
+import { writeSitemaps } from '../../sitemap/node.ts';
+import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { writeFileAtomically } from '../internal/atomic-file.ts';
+import { CrawlProgress } from '../internal/crawl-progress.ts';
+import { parseCount, parseDuration, parseSize } from '../internal/units.ts';
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
+
+const NAME = 'waymark crawl';
+
+const HELP = `Crawl a site politely and write the sitemap it should have.
+
+Usage: ${NAME} <url> [--out sitemap.xml | --out-dir dir/] [options]
+
+Output:
+      --out <file>            write the sitemap here (atomically); default: standard output
+      --out-dir <dir>         write sitemap.xml, or parts plus sitemap_index.xml past 50,000 URLs
+      --format <f>            xml (default), json (one entry a line) or text (one URL a line)
+      --gzip                  gzip the parts (--out-dir)
+      --lastmod <source>      header (Last-Modified, default) or none
+      --hreflang              keep hreflang alternates          --images   keep images
+Scope:
+      --max-pages <n>         pages fetched at most (${CRAWL_DEFAULTS.maxPages})
+      --max-depth <n>         link depth from the start page (${CRAWL_DEFAULTS.maxDepth})
+      --include <glob>        only paths matching (repeatable; picomatch)
+      --exclude <glob>        never paths matching (repeatable)
+      --canonical-host        treat www. and the bare host as one site
+      --keep-tracking         keep utm_*, gclid, fbclid, msclkid in URLs
+      --strip-param <name>    drop this query parameter too (repeatable)
+      --strip-query           drop every query
+Politeness:
+      --concurrency <n>       requests at once (${CRAWL_DEFAULTS.concurrency})
+      --rate <n>              requests per second per host (${CRAWL_DEFAULTS.rate}); 0: no limit,
+                              Crawl-delay ignored too (for sites you own)
+      --max-crawl-delay <s>   the longest Crawl-delay honoured (${CRAWL_DEFAULTS.maxCrawlDelay}s)
+      --timeout <t>           per request: connect, headers and body (15s)
+      --max-body <size>       per response (10MB)
+      --user-agent <ua>       default waymark/<version> (+https://github.com/waymark)
+      --ignore-robots         do not obey robots.txt (warns)
+      --robots-error <p>      disallow (RFC 9309, default) or allow when robots.txt is unreachable
+      --no-sitemaps           do not read the sitemaps robots.txt names
+      --sitemap <url>         read this sitemap too (repeatable)
+State and logging:
+      --state <file>          keep the crawl state in this SQLite file
+      --resume                continue the crawl in --state
+      --quiet | --verbose | --json-log
+  -h, --help                  show this help
+
+Exit status: 0 when a sitemap was written, 1 when the crawl listed no page, 2 on a usage error.
+`;
+
+export const crawlCommand: CliCommand = {
+  summary: 'crawl a site politely and write its sitemap',
+  run: async (args: readonly string[], io: CliIo) => {
+    const { values, positionals } = parseCommandArgs(NAME, args, {
+      out: { type: 'string' },
+      'out-dir': { type: 'string' },
+      format: { type: 'string' },
+      gzip: { type: 'boolean' },
+      lastmod: { type: 'string' },
+      hreflang: { type: 'boolean' },
+      images: { type: 'boolean' },
+      'max-pages': { type: 'string' },
+      'max-depth': { type: 'string' },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      'canonical-host': { type: 'boolean' },
+      'keep-tracking': { type: 'boolean' },
+      'strip-param': { type: 'string', multiple: true },
+      'strip-query': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      rate: { type: 'string' },
+      'max-crawl-delay': { type: 'string' },
+      timeout: { type: 'string' },
+      'max-body': { type: 'string' },
+      'user-agent': { type: 'string' },
+      'ignore-robots': { type: 'boolean' },
+      'robots-error': { type: 'string' },
+      'no-sitemaps': { type: 'boolean' },
+      sitemap: { type: 'string', multiple: true },
+      state: { type: 'string' },
+      resume: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      verbose: { type: 'boolean', short: 'v' },
+      'json-log': { type: 'boolean' },
+    });
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const [start, ...extra] = positionals;
+    if (start === undefined) throw usageError(NAME, 'missing the URL to start from');
+    if (extra.length > 0) throw usageError(NAME, `one start URL (got ${positionals.length})`);
+    if (!URL.canParse(start) || !/^https?:/i.test(start))
+      throw usageError(NAME, `"${start}" is not an http(s) URL`);
+    if (values.out !== undefined && values['out-dir'] !== undefined)
+      throw usageError(NAME, '--out and --out-dir exclude each other');
+    const format = values.format ?? 'xml';
+    if (format !== 'xml' && format !== 'json' && format !== 'text')
+      throw usageError(NAME, `--format is xml, json or text, not "${format}"`);
+    if (values['out-dir'] !== undefined && format !== 'xml')
+      throw usageError(NAME, '--out-dir writes XML; use --out for json or text');
+    const lastmod = values.lastmod ?? 'header';
+    if (lastmod !== 'header' && lastmod !== 'none')
+      throw usageError(NAME, `--lastmod is header or none, not "${lastmod}"`);
+    const robotsError = values['robots-error'] ?? 'disallow';
+    if (robotsError !== 'allow' && robotsError !== 'disallow')
+      throw usageError(NAME, `--robots-error is allow or disallow, not "${robotsError}"`);
+    if (values.resume && values.state === undefined)
+      throw usageError(NAME, '--resume needs --state <file>');
+
+    const origin = new URL(start).origin;
+    const progress = new CrawlProgress(
+      io,
+      values.quiet ? 'quiet' : values['json-log'] ? 'json' : io.stderrIsTTY ? 'tty' : 'log',
+      values.verbose === true,
+    );
+    let written: string | null = null;
+    const extensions = [
+      ...(values.hreflang ? (['xhtml'] as const) : []),
+      ...(values.images ? (['image'] as const) : []),
+    ];
+    const options: CrawlRunOptions = {
+      start,
+      userAgent: values['user-agent'] ?? `waymark/${io.version} (+https://github.com/waymark)`,
+      ...(values['max-pages']
+        ? { maxPages: parseCount(NAME, '--max-pages', values['max-pages'], 1) }
+        : {}),
+      ...(values['max-depth']
+        ? { maxDepth: parseCount(NAME, '--max-depth', values['max-depth']) }
+        : {}),
+      ...(values.concurrency
+        ? { concurrency: parseCount(NAME, '--concurrency', values.concurrency, 1) }
+        : {}),
+      ...(values.rate ? { rate: parseRate(values.rate) } : {}),
+      ...(values['max-crawl-delay']
+        ? {
+            maxCrawlDelay:
+              parseDuration(NAME, '--max-crawl-delay', values['max-crawl-delay']) / 1000,
+          }
+        : {}),
+      ...(values.timeout ? { timeoutMs: parseDuration(NAME, '--timeout', values.timeout) } : {}),
+      ...(values['max-body']
+        ? { maxBodyBytes: parseSize(NAME, '--max-body', values['max-body']) }
+        : {}),
+      ...(values.include ? { include: values.include } : {}),
+      ...(values.exclude ? { exclude: values.exclude } : {}),
+      ...(values['canonical-host'] ? { canonicalHost: true } : {}),
+      ...(values['keep-tracking'] ? { keepTracking: true } : {}),
+      ...(values['strip-param'] ? { stripParams: values['strip-param'] } : {}),
+      ...(values['strip-query'] ? { stripQuery: true } : {}),
+      ...(values['ignore-robots'] ? { respectRobots: false } : {}),
+      robotsError,
+      ...(values['no-sitemaps'] ? { sitemaps: false } : {}),
+      ...(values.sitemap ? { extraSitemaps: values.sitemap } : {}),
+      lastmod,
+      ...(values.hreflang ? { hreflang: true } : {}),
+      ...(values.images ? { images: true } : {}),
+      statePath: values.state ?? null,
+      ...(values.resume ? { resume: true } : {}),
+      write: async (pages) => {
+        if (values['out-dir'] !== undefined) {
+          const result = await writeSitemaps(pages, {
+            dir: values['out-dir'],
+            baseUrl: `${origin}/`,
+            extensions,
+            ...(values.gzip ? { gzip: true } : {}),
+          });
+          written = result.index ?? result.files[0] ?? null;
+        } else if (values.out !== undefined) {
+          await writeFileAtomically(values.out, render(pages, format, extensions));
+          written = values.out;
+        } else {
+          for (const chunk of render(pages, format, extensions)) io.stdout(chunk);
+        }
+      },
+    };
+    function parseRate(text: string): number {
+      const rate = Number(text);
+      if (!Number.isFinite(rate) || rate < 0)
+        throw usageError(NAME, `--rate takes requests per second (0 for no limit), not "${text}"`);
+      return rate;
+    }
+    const run = crawl(options);
+    for await (const event of run) progress.event(event);
+    const summary = await run;
+    progress.summary(summary, written);
+    return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
+  },
+};
+
+/** The listed pages in the chosen format; one XML file holds at most the protocol's limits. */
+function* render(
+  pages: Iterable<SitemapUrl>,
+  format: string,
+  extensions: readonly ('xhtml' | 'image')[],
+): Generator<string> {
+  if (format === 'text') {
+    for (const page of pages) yield `${page.loc}\n`;
+    return;
+  }
+  if (format === 'json') {
+    for (const page of pages) yield `${JSON.stringify(page)}\n`;
+    return;
+  }
+  const writer = new UrlsetWriter({ extensions, pretty: true });
+  yield writer.open();
+  for (const page of pages) {
+    const result = writer.write(page);
+    if (!result.written) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `the sitemap passes ${result.full === 'max-urls' ? '50,000 URLs' : '50 MiB'}: use --out-dir to write an index and parts`,
+      );
+    }
+    yield result.xml;
+  }
+  yield writer.close();
+}
