@@ -115,6 +115,8 @@ export class Crawler {
     this.#state = openSqliteCrawlState(this.#options.statePath ?? null, {
       resume: this.#options.resume === true,
     });
+    // A resumed crawl counts what the interrupted run already did against its limits.
+    if (this.#state.resumed) this.#fetched = this.#state.counts().done;
     try {
       this.#state.add({
         url: start,
