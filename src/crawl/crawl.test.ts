@@ -54,6 +54,11 @@ describe('crawl against the fixture site on 127.0.0.1', () => {
     assert.equal(summary.errors, 1);
     assert.equal(summary.sitemapUrls, 3);
     assert.equal(summary.skipped['robots-disallowed'], 2);
+    // The site's sitemap names /, /about and /orphan; no link reaches /orphan, and every other
+    // listed page is missing from it.
+    assert.deepEqual(summary.sitemapComparison?.orphanUrls, [site.url('/orphan')]);
+    assert.equal(summary.sitemapComparison?.missing, site.expectedSitemap.length - 3);
+    assert.ok(!summary.sitemapComparison?.missingUrls.includes(site.url('/about')));
 
     const log = site.server.requests;
     assert.equal(log[0]?.path, '/robots.txt', 'robots.txt is the first request');

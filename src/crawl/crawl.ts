@@ -1,4 +1,5 @@
 import type { SitemapUrl } from '../sitemap/index.ts';
+import type { CrawlResult } from './frontier.ts';
 import { Crawler } from './internal/crawler.ts';
 import { EventChannel } from './internal/event-channel.ts';
 import type { CrawlEvent, CrawlOptions, CrawlSummary } from './types.ts';
@@ -67,15 +68,47 @@ async function run(
   emit: (event: CrawlEvent) => Promise<void>,
 ): Promise<CrawlSummary> {
   const crawler = new Crawler(options, emit);
-  const summary = await crawler.run();
+  const crawled = await crawler.run();
   const state = crawler.state;
   try {
+    const summary = { ...crawled, ...tally(state.results(), crawled.sitemapUrls > 0) };
     if (options.write) await options.write(listedPages(state.results()));
     await emit({ type: 'done', summary });
     return summary;
   } finally {
     state.close();
   }
+}
+
+const SAMPLE = 1000;
+
+/**
+ * Counts from the whole crawl state, so a resumed crawl reports all of it: pages listed, and
+ * the comparison with the site's sitemaps.
+ */
+function tally(
+  results: Iterable<CrawlResult>,
+  siteHasSitemap: boolean,
+): Pick<CrawlSummary, 'listed' | 'sitemapComparison'> {
+  let listed = 0;
+  const comparison = {
+    orphans: 0,
+    missing: 0,
+    orphanUrls: [] as string[],
+    missingUrls: [] as string[],
+  };
+  for (const result of results) {
+    if (result.outcome !== 'listed') continue;
+    listed++;
+    if (result.inSitemap && !result.linked) {
+      comparison.orphans++;
+      if (comparison.orphanUrls.length < SAMPLE) comparison.orphanUrls.push(result.url);
+    } else if (result.linked && !result.inSitemap) {
+      comparison.missing++;
+      if (comparison.missingUrls.length < SAMPLE) comparison.missingUrls.push(result.url);
+    }
+  }
+  return { listed, sitemapComparison: siteHasSitemap ? comparison : null };
 }
 
 function* listedPages(

@@ -59,6 +59,10 @@ export interface CrawlResult extends CrawlResultFields {
   readonly kind: FrontierKind;
   readonly depth: number;
   readonly via: string | null;
+  /** Reached by a link from a crawled page (the start page counts as linked). */
+  readonly linked: boolean;
+  /** Named by one of the site's own sitemaps. */
+  readonly inSitemap: boolean;
 }
 
 /** Item counts, from {@link Frontier.counts}. `seen` = `queued` + `inFlight` + `done`. */

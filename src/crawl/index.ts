@@ -27,4 +27,10 @@ export type {
 } from './frontier.ts';
 export { CRAWL_DEFAULTS } from './internal/crawler.ts';
 export { openSqliteCrawlState, SqliteCrawlState } from './sqlite-crawl-state.ts';
-export type { CrawlEvent, CrawlOptions, CrawlSummary, SkipReason } from './types.ts';
+export type {
+  CrawlEvent,
+  CrawlOptions,
+  CrawlSummary,
+  SitemapComparison,
+  SkipReason,
+} from './types.ts';

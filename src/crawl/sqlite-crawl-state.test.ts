@@ -172,6 +172,8 @@ test('complete records the result and its links in one step', () => {
           lastmod: '2024-05-01',
           finalUrl: null,
           data: '{"images":1}',
+          linked: true,
+          inSitemap: false,
         },
       ],
     );
@@ -394,6 +396,53 @@ test('kill -9 mid-crawl loses nothing, repeats nothing and corrupts nothing', as
     for (const [url, depth] of done) {
       for (const link of linksOf(url, depth)) assert.ok(seen.has(link), `page without ${link}`);
     }
+  } finally {
+    state.close();
+  }
+});
+
+test('a URL both linked and named by a sitemap keeps both facts, in either order', () => {
+  const state = openSqliteCrawlState(null, { resume: false });
+  try {
+    const item = (url: string, kind: 'page' | 'sitemap') => ({
+      url,
+      origin: 'https://a.test',
+      priority: kind === 'page' ? 100 : 10,
+      depth: 1,
+      via: kind === 'page' ? 'https://a.test/' : 'sitemap',
+      kind,
+    });
+    state.addMany([
+      item('https://a.test/both-1', 'sitemap'),
+      item('https://a.test/both-2', 'page'),
+      item('https://a.test/orphan', 'sitemap'),
+      item('https://a.test/unlisted', 'page'),
+    ]);
+    state.addMany([
+      item('https://a.test/both-1', 'page'),
+      item('https://a.test/both-2', 'sitemap'),
+    ]);
+    for (;;) {
+      const [taken] = state.take(1, () => true);
+      if (taken === undefined) break;
+      state.complete(taken, {
+        status: 200,
+        outcome: 'listed',
+        reason: null,
+        lastmod: null,
+        finalUrl: null,
+        data: null,
+      });
+    }
+    assert.deepEqual(
+      [...state.results()].map((r) => [r.url.slice(15), r.linked, r.inSitemap]),
+      [
+        ['both-1', true, true],
+        ['both-2', true, true],
+        ['orphan', false, true],
+        ['unlisted', true, false],
+      ],
+    );
   } finally {
     state.close();
   }

@@ -299,7 +299,14 @@ export class SqliteCrawlState implements CrawlState {
 
   #insert(rows: readonly InsertValues[]): number {
     let added = 0;
-    for (const row of rows) added += Number(this.#s.insert.run(...row).changes);
+    for (const row of rows) {
+      const changes = Number(this.#s.insert.run(...row).changes);
+      added += changes;
+      if (changes === 0) {
+        const [key, , , , , , , linked, inSitemap] = row;
+        this.#s.markSeen.run(linked, inSitemap, key, linked, inSitemap);
+      }
+    }
     return added;
   }
 

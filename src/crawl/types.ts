@@ -107,4 +107,17 @@ export interface CrawlSummary {
   readonly rate: number;
   /** Stopped early: max pages reached, or aborted. */
   readonly stoppedBy: 'max-pages' | 'aborted' | null;
+  /**
+   * The crawl against the site's own sitemaps, when it has any: listed pages the sitemaps
+   * name but no link reaches (orphans), and listed pages the links reach but the sitemaps
+   * leave out. Counts, and the first 1,000 URLs of each, by URL.
+   */
+  readonly sitemapComparison: SitemapComparison | null;
+}
+
+export interface SitemapComparison {
+  readonly orphans: number;
+  readonly missing: number;
+  readonly orphanUrls: readonly string[];
+  readonly missingUrls: readonly string[];
 }

@@ -87,8 +87,22 @@ export class CrawlProgress {
       ...(summary.sitemapUrls > 0
         ? [`${summary.sitemapUrls} URLs named by the site's own sitemaps`]
         : []),
+      ...comparison(summary),
       ...(summary.stoppedBy === null ? [] : [`stopped early: ${summary.stoppedBy}`]),
     ];
     this.#io.stderr(`${lines.join('\n')}\n`);
   }
+}
+
+/** Orphans and pages missing from the site's sitemap, with a few examples of each. */
+function comparison(summary: CrawlSummary): string[] {
+  const c = summary.sitemapComparison;
+  if (c === null) return [];
+  const examples = (urls: readonly string[]) => urls.slice(0, 5).map((url) => `    ${url}`);
+  return [
+    `${c.orphans} pages only the site's sitemap leads to (no link reaches them)`,
+    ...examples(c.orphanUrls),
+    `${c.missing} crawled pages missing from the site's sitemap`,
+    ...examples(c.missingUrls),
+  ];
 }

@@ -491,6 +491,7 @@ export class Crawler {
       durationMs,
       rate: (this.#fetched * 1000) / durationMs,
       stoppedBy: this.#stoppedBy,
+      sitemapComparison: null,
     };
   }
 }

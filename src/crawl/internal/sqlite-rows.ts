@@ -13,6 +13,8 @@ export type InsertValues = [
   priority: number,
   depth: number,
   via: string | null,
+  linked: number,
+  inSitemap: number,
 ];
 
 /**
@@ -35,7 +37,10 @@ export function defaultNormalizeUrl(url: string): string {
 export function insertValues(item: FrontierItem, key: string): InsertValues {
   checkItem(item);
   const { url, origin, kind, priority, depth, via } = item;
-  return [key, url === key ? null : url, origin, kind, priority, depth, via];
+  // A page is reached by a link (or is the start page); a sitemap item is named by a sitemap.
+  const linked = kind === 'page' ? 1 : 0;
+  const inSitemap = kind === 'sitemap' ? 1 : 0;
+  return [key, url === key ? null : url, origin, kind, priority, depth, via, linked, inSitemap];
 }
 
 function checkItem(item: FrontierItem): void {
@@ -65,7 +70,20 @@ export function toTakenItem(row: TakenRow): TakenItem {
 
 export function toResult(row: ResultRow): CrawlResult {
   const { url, kind, depth, via, status, outcome, reason, lastmod, data } = row;
-  return { url, kind, depth, via, status, outcome, reason, lastmod, finalUrl: row.final_url, data };
+  return {
+    url,
+    kind,
+    depth,
+    via,
+    status,
+    outcome,
+    reason,
+    lastmod,
+    finalUrl: row.final_url,
+    data,
+    linked: row.linked === 1,
+    inSitemap: row.in_sitemap === 1,
+  };
 }
 
 export function notInFlight(item: TakenItem): WaymarkError {

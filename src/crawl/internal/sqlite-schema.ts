@@ -4,7 +4,7 @@ import { WaymarkError } from '../../shared/waymark-error.ts';
 /** `PRAGMA application_id` of a waymark crawl state: `WYMC`. */
 export const APPLICATION_ID = 0x57594d43;
 /** `PRAGMA user_version`: the schema version, raised on any incompatible change. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const SQLITE_BUSY = 5;
 const SQLITE_NOTADB = 26;
@@ -40,7 +40,9 @@ CREATE TABLE urls (
   reason      TEXT,
   lastmod     TEXT,
   final_url   TEXT,
-  data        TEXT
+  data        TEXT,
+  linked      INTEGER NOT NULL DEFAULT 0,
+  in_sitemap  INTEGER NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX urls_key ON urls (key);
 CREATE INDEX urls_queue ON urls (origin, priority, depth, id) WHERE state = ${QUEUED};

@@ -26,11 +26,13 @@ export interface ResultRow {
   readonly lastmod: string | null;
   readonly final_url: string | null;
   readonly data: string | null;
+  readonly linked: number;
+  readonly in_sitemap: number;
 }
 
 const RESULTS_SQL = `
   SELECT coalesce(url, key) AS url, kind, depth, via, status, outcome, reason, lastmod,
-         final_url, data
+         final_url, data, linked, in_sitemap
   FROM urls WHERE state = ${DONE} ORDER BY key`;
 
 /**
@@ -40,6 +42,7 @@ const RESULTS_SQL = `
 export class Statements {
   /** `ON CONFLICT DO NOTHING` on the unique key: changes is 1 when the URL is new. */
   readonly insert: StatementSync;
+  readonly markSeen: StatementSync;
   /** Held items whose time has come go back to the queue (index urls_held). */
   readonly requeueDue: StatementSync;
   /** The next origin after `?` with queued items: one seek in urls_queue per origin. */
@@ -61,8 +64,13 @@ export class Statements {
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.insert = db.prepare(
-      `INSERT INTO urls (key, url, origin, kind, priority, depth, via, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
+    );
+    // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both.
+    this.markSeen = db.prepare(
+      `UPDATE urls SET linked = max(linked, ?), in_sitemap = max(in_sitemap, ?)
+       WHERE key = ? AND (linked < ? OR in_sitemap < ?)`,
     );
     this.requeueDue = db.prepare(
       `UPDATE urls SET state = ${QUEUED}, not_before = NULL
