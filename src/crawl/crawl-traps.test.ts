@@ -1,0 +1,118 @@
+// More traps, each on its own small server: a body that never ends, Retry-After, a missing
+// robots.txt, Crawl-delay, a page in Windows-1252.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startTestServer } from '../http/test-support/test-server.ts';
+import type { SitemapUrl } from '../sitemap/index.ts';
+import { crawl } from './crawl.ts';
+import type { CrawlEvent } from './types.ts';
+
+const html = (body: string) => ({
+  headers: { 'content-type': 'text/html' },
+  body: `<html><body>${body}</body></html>`,
+});
+
+async function crawlAll(start: string, options: Record<string, unknown> = {}) {
+  const pages: SitemapUrl[] = [];
+  const events: CrawlEvent[] = [];
+  const run = crawl({
+    start,
+    rate: 0,
+    sitemaps: false,
+    timeoutMs: 2000,
+    write: (e) => void pages.push(...e),
+    ...options,
+  });
+  for await (const event of run) events.push(event);
+  return { pages: pages.map((p) => p.loc), events, summary: await run };
+}
+
+test('a body past --max-body (a "1 GB" stream) is cut off as an error, the crawl goes on', async () => {
+  const server = await startTestServer({
+    '/robots.txt': { status: 404 },
+    '/': html('<a href="/huge">huge</a><a href="/fine">fine</a>'),
+    '/fine': html('ok'),
+    '/huge': (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = `<p>${'x'.repeat(65_536)}</p>`;
+      let sent = 0;
+      const pump = () => {
+        while (sent < 16_384 && res.write(chunk)) sent++;
+        if (sent < 16_384) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('close', () => {
+        sent = Number.POSITIVE_INFINITY;
+      });
+      pump();
+    },
+  });
+  try {
+    const { pages, events } = await crawlAll(server.url('/'), { maxBodyBytes: 1024 * 1024 });
+    assert.deepEqual(pages, [server.url('/'), server.url('/fine')]);
+    const error = events.find((e) => e.type === 'error');
+    assert.match(error?.type === 'error' ? error.message : '', /larger than 1 MiB/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('429 and 503 with Retry-After are retried after the wait; a missing robots.txt allows all', async () => {
+  let tries = 0;
+  const server = await startTestServer({
+    '/robots.txt': { status: 404 },
+    '/': html('<a href="/busy">busy</a><a href="/gone-busy">busy forever</a>'),
+    '/busy': (_, res) => {
+      tries++;
+      if (tries < 3) res.writeHead(tries === 1 ? 429 : 503, { 'retry-after': '0' }).end();
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>finally</html>');
+    },
+    '/gone-busy': { status: 503, headers: { 'retry-after': '0' } },
+  });
+  try {
+    const { pages, summary } = await crawlAll(server.url('/'));
+    assert.deepEqual(pages, [server.url('/'), server.url('/busy')]);
+    assert.equal(tries, 3);
+    assert.equal(summary.skipped['server-error'], 1);
+    // Two retries, then given up: three requests in all.
+    assert.equal(server.requests.filter((r) => r.path === '/gone-busy').length, 3);
+  } finally {
+    await server.close();
+  }
+});
+
+test('Crawl-delay spaces requests even when the rate would allow more', async () => {
+  const server = await startTestServer({
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nCrawl-delay: 0.2\nDisallow:\n',
+    },
+    '/': html('<a href="/a">a</a><a href="/b">b</a>'),
+    '/a': html('a'),
+    '/b': html('b'),
+  });
+  try {
+    await crawlAll(server.url('/'), { rate: 100 });
+    const times = server.requests.slice(1).map((r) => r.time);
+    assert.equal(times.length, 3);
+    for (let i = 1; i < times.length; i++)
+      assert.ok((times[i] as number) - (times[i - 1] as number) >= 180);
+  } finally {
+    await server.close();
+  }
+});
+
+test('links of a Windows-1252 page are read through its charset', async () => {
+  const body = Buffer.from('<html><body><a href="/caf\xe9">caf\xe9</a></body></html>', 'latin1');
+  const server = await startTestServer({
+    '/robots.txt': { status: 404 },
+    '/': { headers: { 'content-type': 'text/html; charset=windows-1252' }, body },
+    '/caf%C3%A9': html('menu'),
+  });
+  try {
+    const { pages } = await crawlAll(server.url('/'));
+    assert.deepEqual(pages, [server.url('/'), server.url('/caf%C3%A9')]);
+  } finally {
+    await server.close();
+  }
+});
