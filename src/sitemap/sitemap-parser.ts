@@ -1,3 +1,4 @@
+import { concatBytes } from '../shared/bytes.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { DiagnosticLog } from './internal/diagnostic-log.ts';
 import { EntryCollector } from './internal/entry-collector.ts';
@@ -144,7 +145,7 @@ export class SitemapParser {
   }
 
   #startDecoding(): void {
-    const head = concat(this.#head, this.#headLength);
+    const head = concatBytes(this.#head, this.#headLength);
     this.#head = [];
     const choice = chooseEncoding(head, this.#options.contentType);
     if (choice.unsupported !== null) {
@@ -194,15 +195,4 @@ export class SitemapParser {
     }
     this.#textCarry = all.slice(start);
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -1,14 +1,12 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
 import {
-  parseSitemap,
   type SitemapEntry,
   type SitemapReport,
   type SitemapUrl,
   walkSitemaps,
 } from '../../sitemap/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { displayName, openInput } from '../internal/input.ts';
-import { type OpenedSitemap, openSitemapUrl } from '../internal/open-sitemap-url.ts';
+import { openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { SitemapStats } from '../internal/sitemap-stats.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -76,26 +74,19 @@ export const sitemapParse: CliCommand = {
       report(r.finalUrl ?? r.url, r.diagnostics);
     };
 
-    const isUrl = /^https?:\/\//i.test(source);
     // Read the given document first, whatever it is; an index's children are walked after.
     const children: string[] = [];
-    const input: OpenedSitemap = isUrl
-      ? await openSitemapUrl(source, userAgent)
-      : { body: await openInput(source, io), url: null, status: null, contentType: null };
-    if (input.status !== null && input.status !== 200) {
-      io.stderr(`${source}: error: HTTP ${input.status}\n`);
+    const { name, failedStatus, reading } = await openSitemapSource(source, io, userAgent);
+    if (failedStatus !== null) {
+      io.stderr(`${name}: error: HTTP ${failedStatus}\n`);
       return EXIT_PROBLEMS;
     }
-    const reading = parseSitemap(input.body, {
-      ...(input.url === null ? {} : { url: input.url }),
-      ...(input.contentType === null ? {} : { contentType: input.contentType }),
-    });
     for await (const entry of reading) {
       if (reading.kind === 'index' && values.recursive) children.push(entry.loc);
-      else print(entry, values.recursive ? (input.url ?? displayName(source)) : null);
+      else print(entry, values.recursive ? name : null);
     }
     stats?.document(reading.kind, reading.diagnostics);
-    report(input.url ?? displayName(source), reading.diagnostics);
+    report(name, reading.diagnostics);
 
     if (children.length > 0) {
       for await (const { sitemap, entry } of walkSitemaps(children, { userAgent, onSitemap })) {

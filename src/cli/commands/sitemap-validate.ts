@@ -1,8 +1,7 @@
 import { hasErrors } from '../../shared/diagnostic.ts';
-import { parseSitemap, strictSitemapDiagnostics } from '../../sitemap/index.ts';
+import { strictSitemapDiagnostics } from '../../sitemap/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { displayName, openInput } from '../internal/input.ts';
-import { openSitemapUrl } from '../internal/open-sitemap-url.ts';
+import { openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
 const NAME = 'waymark sitemap validate';
@@ -37,18 +36,15 @@ export const sitemapValidate: CliCommand = {
       throw usageError(NAME, 'missing the sitemap URL or file (or - for standard input)');
     if (extra.length > 0)
       throw usageError(NAME, `one sitemap at a time (got ${positionals.length})`);
-    const input = /^https?:\/\//i.test(source)
-      ? await openSitemapUrl(source, `waymark/${io.version}`)
-      : { body: await openInput(source, io), url: null, status: null, contentType: null };
-    const file = input.url ?? displayName(source);
-    if (input.status !== null && input.status !== 200) {
-      io.stderr(`${file}: error: HTTP ${input.status}\n`);
+    const {
+      name: file,
+      failedStatus,
+      reading,
+    } = await openSitemapSource(source, io, `waymark/${io.version}`);
+    if (failedStatus !== null) {
+      io.stderr(`${file}: error: HTTP ${failedStatus}\n`);
       return EXIT_PROBLEMS;
     }
-    const reading = parseSitemap(input.body, {
-      ...(input.url === null ? {} : { url: input.url }),
-      ...(input.contentType === null ? {} : { contentType: input.contentType }),
-    });
     let entries = 0;
     for await (const _ of reading) entries++;
     const diagnostics = strictSitemapDiagnostics(reading.diagnostics);

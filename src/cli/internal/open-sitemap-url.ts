@@ -1,16 +1,36 @@
 import { openWithLimits } from '../../http/index.ts';
+import { parseSitemap, type ReadSitemapOptions, type SitemapReading } from '../../sitemap/index.ts';
+import type { CliIo } from '../io.ts';
+import { displayName, openInput } from './input.ts';
 
-/** A sitemap source opened for reading: a fetched URL, or a file (url and status null). */
+/** A sitemap argument opened for reading: a fetched URL, or a file or standard input. */
 export interface OpenedSitemap {
-  readonly body: AsyncIterable<Uint8Array>;
-  readonly url: string | null;
-  readonly status: number | null;
-  readonly contentType: string | null;
+  /** How the source is named in messages: the final URL, the file, or `<stdin>`. */
+  readonly name: string;
+  /** The HTTP status when fetched and not 200, else null. */
+  readonly failedStatus: number | null;
+  /** Its entries, read as they stream in. */
+  readonly reading: SitemapReading;
 }
 
-/** Fetches a sitemap for the CLI: generous caps (a sitemap may be 50 MiB), a clear User-Agent. */
-export async function openSitemapUrl(url: string, userAgent: string): Promise<OpenedSitemap> {
-  const response = await openWithLimits(url, {
+/**
+ * Opens the `<url|file|->` argument of the sitemap commands. URLs are fetched with generous
+ * caps (a sitemap may be 50 MiB) and the given User-Agent; the reader gets the final URL and
+ * the Content-Type, so host checks and charsets work.
+ */
+export async function openSitemapSource(
+  source: string,
+  io: CliIo,
+  userAgent: string,
+): Promise<OpenedSitemap> {
+  if (!/^https?:\/\//i.test(source)) {
+    return {
+      name: displayName(source),
+      failedStatus: null,
+      reading: parseSitemap(await openInput(source, io)),
+    };
+  }
+  const response = await openWithLimits(source, {
     timeoutMs: 60_000,
     maxBytes: 100 * 1024 * 1024,
     headers: {
@@ -19,10 +39,14 @@ export async function openSitemapUrl(url: string, userAgent: string): Promise<Op
     },
   });
   if (response.status !== 200) await response.cancel();
-  return {
-    body: response.body,
+  const contentType = response.headers.get('content-type');
+  const options: ReadSitemapOptions = {
     url: response.url,
-    status: response.status,
-    contentType: response.headers.get('content-type'),
+    ...(contentType ? { contentType } : {}),
+  };
+  return {
+    name: response.url,
+    failedStatus: response.status === 200 ? null : response.status,
+    reading: parseSitemap(response.body, options),
   };
 }

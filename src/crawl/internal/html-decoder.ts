@@ -5,6 +5,7 @@
 // was split; after that, TextDecoder streams, so a character split across chunks decodes
 // whole.
 
+import { concatBytes } from '../../shared/bytes.ts';
 import { charsetParameter, encodingForLabel } from './html-charset-label.ts';
 import { PRESCAN_BYTES, prescanCharset } from './html-prescan.ts';
 
@@ -98,22 +99,11 @@ export class HtmlDecoder {
 
   /** Chooses the encoding from the bytes held back, and decodes them. */
   #start(): string {
-    const head = concat(this.#head, this.#headLength);
+    const head = concatBytes(this.#head, this.#headLength);
     this.#head = [];
     const choice = chooseCharset(head, this.#contentType);
     this.#choice = choice;
     this.#decoder = new TextDecoder(choice.charset, { ignoreBOM: true });
     return this.#decoder.decode(head.subarray(choice.bomLength), { stream: true });
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
 }

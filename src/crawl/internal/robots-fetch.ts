@@ -1,5 +1,6 @@
 import { type FetchFunction, openWithLimits } from '../../http/index.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
+import { concatBytes } from '../../shared/bytes.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** RFC 9309 2.3.1.2: follow at least five redirects; past that, the file is unavailable. */
@@ -81,11 +82,5 @@ async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise
     length += take;
     if (length >= limit) break;
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, length);
 }

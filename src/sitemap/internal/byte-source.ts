@@ -2,6 +2,8 @@
 // gzip detected from the magic bytes and inflated on the way. DecompressionStream is a Web
 // standard, so this stays free of node: imports.
 
+import { concatBytes } from '../../shared/bytes.ts';
+
 export type SitemapInput =
   | string
   | Uint8Array
@@ -72,7 +74,7 @@ export function gunzipIfNeeded(source: AsyncIterable<Uint8Array | string>): {
       head.push(next.value);
       headLength += next.value.length;
     }
-    const first = head.length === 1 ? (head[0] as Uint8Array) : concat(head, headLength);
+    const first = head.length === 1 ? (head[0] as Uint8Array) : concatBytes(head, headLength);
     gzipped = first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
     const all = prepend(first, done ? null : iterator);
     if (gzipped) yield* inflate(all);
@@ -128,14 +130,4 @@ async function* inflate(source: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint
     await source.return(undefined).catch(() => {});
     await pump;
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -3,17 +3,9 @@ import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { UrlDraft } from './entry-drafts.ts';
 import { readLastmod } from './lastmod.ts';
 import { clip, readLoc, trimXml } from './loc.ts';
-import { MAX_URL_LENGTH } from './protocol-limits.ts';
+import { CHANGEFREQS, MAX_URL_LENGTH } from './protocol-limits.ts';
 
-const CHANGEFREQS: ReadonlySet<string> = new Set([
-  'always',
-  'hourly',
-  'daily',
-  'weekly',
-  'monthly',
-  'yearly',
-  'never',
-]);
+const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 /** W3C Datetime forms the sitemaps.org XSD rejects: a year, a year and month, a time without seconds. */
 const NOT_XSD = /^\d{4}(?:-\d{2})?$|T\d{2}:\d{2}(?:Z|[+-])/;
 const PRIORITY = /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/;
@@ -97,12 +89,12 @@ export class EntryCollector {
 
   changefreq(draft: UrlDraft, raw: string, offset: number): void {
     const value = trimXml(raw).toLowerCase();
-    if (CHANGEFREQS.has(value)) draft.changefreq = value;
+    if (CHANGEFREQ_SET.has(value)) draft.changefreq = value;
     else
       this.#log.report(
         'warning',
         'invalid-changefreq',
-        `changefreq "${clip(trimXml(raw))}" is not one of ${[...CHANGEFREQS].join(', ')}; left out`,
+        `changefreq "${clip(trimXml(raw))}" is not one of ${CHANGEFREQS.join(', ')}; left out`,
         offset,
       );
   }

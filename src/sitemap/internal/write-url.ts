@@ -1,11 +1,11 @@
 import type {
-  Changefreq,
   SitemapAlternate,
   SitemapImage,
   SitemapIndexEntry,
   SitemapNews,
   SitemapUrl,
 } from '../types.ts';
+import { CHANGEFREQS } from './protocol-limits.ts';
 import {
   checkDatetime,
   checkDecimal,
@@ -21,15 +21,7 @@ import { leaf, type XmlElement } from './xml-element.ts';
 /** The extension vocabularies a `<urlset>` may declare, by their conventional prefix. */
 export type SitemapExtension = 'image' | 'video' | 'news' | 'xhtml';
 
-export const CHANGEFREQS: readonly Changefreq[] = [
-  'always',
-  'hourly',
-  'daily',
-  'weekly',
-  'monthly',
-  'yearly',
-  'never',
-];
+export { CHANGEFREQS };
 
 // Google's limit per <url>.
 const MAX_IMAGES = 1000;
