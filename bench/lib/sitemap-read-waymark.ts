@@ -1,0 +1,66 @@
+// waymark's two ways in: its streaming reader on a file stream, and its HTTP walker.
+
+import { createReadStream } from 'node:fs';
+import { parseSitemap, walkSitemaps } from '../../src/sitemap/index.ts';
+import { SHOP_ORIGIN } from './sitemap-inputs.ts';
+import { FILE_CHUNK, localUrl, type SitemapReader } from './sitemap-readers.ts';
+
+/**
+ * waymark's caps, raised for the 1,000,000-URL documents (about 130 MB of XML): its defaults
+ * stop at 100 MiB and 1,000,000 entries, and its HTTP reader at 50 MiB downloaded.
+ */
+export const WAYMARK_READ_OPTIONS = {
+  maxBytes: 1024 * 1024 * 1024,
+  maxEntries: 2_000_000,
+} as const;
+const WAYMARK_WALK_OPTIONS = {
+  ...WAYMARK_READ_OPTIONS,
+  maxDownloadBytes: 1024 * 1024 * 1024,
+  timeoutMs: 300_000,
+} as const;
+
+/** waymark's streaming reader on a file stream; gzip found from the magic bytes. */
+export const waymarkFile: SitemapReader = {
+  name: 'waymark',
+  via: 'file stream, parseSitemap',
+  overHttp: false,
+  reads: ['urlset'],
+  async read(target, collect) {
+    const reading = parseSitemap(
+      createReadStream(target.path, { highWaterMark: FILE_CHUNK }),
+      WAYMARK_READ_OPTIONS,
+    );
+    let count = 0;
+    const locs: string[] = [];
+    for await (const entry of reading) {
+      count++;
+      if (collect) locs.push(entry.loc);
+    }
+    return { count, locs, problems: reading.diagnostics.length };
+  },
+};
+
+/** waymark's HTTP walker: fetches the document, and for an index every part, in order. */
+export const waymarkHttp: SitemapReader = {
+  name: 'waymark (HTTP)',
+  via: 'HTTP, walkSitemaps',
+  overHttp: true,
+  reads: ['urlset', 'index'],
+  async read(target, collect) {
+    let count = 0;
+    let problems = 0;
+    const locs: string[] = [];
+    const walk = walkSitemaps(target.url, {
+      ...WAYMARK_WALK_OPTIONS,
+      fetch: (url, init) => fetch(localUrl(url, SHOP_ORIGIN, target.server), init),
+      onSitemap: (report) => {
+        problems += report.diagnostics.length + (report.skipped === null ? 0 : 1);
+      },
+    });
+    for await (const { entry } of walk) {
+      count++;
+      if (collect) locs.push(entry.loc);
+    }
+    return { count, locs, problems };
+  },
+};
