@@ -116,3 +116,39 @@ test('links of a Windows-1252 page are read through its charset', async () => {
     await server.close();
   }
 });
+
+test('feeds: from <link rel=alternate> and feed-like sitemap URLs, confirmed by reading them', async () => {
+  const rss =
+    '<?xml version="1.0"?><rss version="2.0"><channel><item><link>http://x/1</link></item></channel></rss>';
+  const atom =
+    '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://x/1"/></entry></feed>';
+  let origin = '';
+  const server = await startTestServer({
+    '/robots.txt': (_, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(`User-agent: *\nDisallow:\nSitemap: ${origin}/sitemap.xml\n`);
+    },
+    '/': {
+      headers: { 'content-type': 'text/html' },
+      body: '<html><head><link rel="alternate" type="application/rss+xml" href="/feed"><link rel="alternate" type="application/atom+xml" href="https://elsewhere.example/atom"></head><body></body></html>',
+    },
+    '/feed': { headers: { 'content-type': 'application/rss+xml' }, body: rss },
+    '/blog/atom.xml': { headers: { 'content-type': 'application/atom+xml' }, body: atom },
+    '/rss': html('an HTML page, not a feed'),
+    '/sitemap.xml': (_, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/blog/atom.xml</loc></url><url><loc>${origin}/rss</loc></url></urlset>`,
+        );
+    },
+  });
+  origin = server.origin;
+  try {
+    const { summary } = await crawlAll(server.url('/'), { feeds: true, sitemaps: true });
+    assert.deepEqual(summary.feeds, [server.url('/blog/atom.xml'), server.url('/feed')]);
+  } finally {
+    await server.close();
+  }
+});

@@ -71,7 +71,8 @@ async function run(
   const crawled = await crawler.run();
   const state = crawler.state;
   try {
-    const summary = { ...crawled, ...tally(state.results(), crawled.sitemapUrls > 0) };
+    const feeds = options.feeds ? await crawler.confirmFeeds() : [];
+    const summary = { ...crawled, ...tally(state.results(), crawled.sitemapUrls > 0), feeds };
     if (options.write) await options.write(listedPages(state.results()));
     await emit({ type: 'done', summary });
     return summary;

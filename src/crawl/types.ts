@@ -54,6 +54,8 @@ export interface CrawlOptions {
   /** Keep hreflang alternates and images for the sitemap. */
   readonly hreflang?: boolean;
   readonly images?: boolean;
+  /** Also find the site's RSS and Atom feeds (`summary.feeds`). */
+  readonly feeds?: boolean;
   /** The SQLite file for the crawl state; null (default) uses a temporary file. */
   readonly statePath?: string | null;
   /** Continue the crawl in `statePath`. */
@@ -113,6 +115,8 @@ export interface CrawlSummary {
    * leave out. Counts, and the first 1,000 URLs of each, by URL.
    */
   readonly sitemapComparison: SitemapComparison | null;
+  /** RSS and Atom feeds on the site, confirmed by reading them (with `feeds: true`), sorted. */
+  readonly feeds: readonly string[];
 }
 
 export interface SitemapComparison {

@@ -22,6 +22,7 @@ Output:
       --gzip                  gzip the parts (--out-dir)
       --lastmod <source>      header (Last-Modified, default) or none
       --hreflang              keep hreflang alternates          --images   keep images
+      --feeds <file>          also list the site's RSS/Atom feeds in this file
 Scope:
       --max-pages <n>         pages fetched at most (${CRAWL_DEFAULTS.maxPages})
       --max-depth <n>         link depth from the start page (${CRAWL_DEFAULTS.maxDepth})
@@ -63,6 +64,7 @@ export const crawlCommand: CliCommand = {
       lastmod: { type: 'string' },
       hreflang: { type: 'boolean' },
       images: { type: 'boolean' },
+      feeds: { type: 'string' },
       'max-pages': { type: 'string' },
       'max-depth': { type: 'string' },
       include: { type: 'string', multiple: true },
@@ -159,6 +161,7 @@ export const crawlCommand: CliCommand = {
       lastmod,
       ...(values.hreflang ? { hreflang: true } : {}),
       ...(values.images ? { images: true } : {}),
+      ...(values.feeds ? { feeds: true } : {}),
       statePath: values.state ?? null,
       ...(values.resume ? { resume: true } : {}),
       write: async (pages) => {
@@ -187,6 +190,12 @@ export const crawlCommand: CliCommand = {
     const run = crawl(options);
     for await (const event of run) progress.event(event);
     const summary = await run;
+    if (values.feeds !== undefined) {
+      await writeFileAtomically(
+        values.feeds,
+        summary.feeds.map((feed) => `${feed}\n`),
+      );
+    }
     progress.summary(summary, written);
     return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
   },

@@ -87,6 +87,7 @@ export class CrawlProgress {
       ...(summary.sitemapUrls > 0
         ? [`${summary.sitemapUrls} URLs named by the site's own sitemaps`]
         : []),
+      ...(summary.feeds.length > 0 ? [`${summary.feeds.length} feeds found`] : []),
       ...comparison(summary),
       ...(summary.stoppedBy === null ? [] : [`stopped early: ${summary.stoppedBy}`]),
     ];

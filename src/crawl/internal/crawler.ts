@@ -1,7 +1,7 @@
-import type { FetchFunction } from '../../http/index.ts';
+import { type FetchFunction, fetchWithLimits } from '../../http/index.ts';
 import { productToken, type RobotsTxt } from '../../robots/index.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { walkSitemaps } from '../../sitemap/index.ts';
+import { readSitemap, walkSitemaps } from '../../sitemap/index.ts';
 import { normalizeUrl, originOf as originOrNull, pathFilter, sameSite } from '../../url/index.ts';
 import type { CrawlResultFields, FrontierItem, TakenItem } from '../frontier.ts';
 import { openSqliteCrawlState, type SqliteCrawlState } from '../sqlite-crawl-state.ts';
@@ -42,6 +42,8 @@ export class Crawler {
   readonly #redirectHops = new Map<string, number>();
   readonly #filter: (url: string) => boolean;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Possible feeds, confirmed at the end; few per site, so kept in memory. */
+  readonly #feedCandidates = new Set<string>();
   #state: SqliteCrawlState | null = null;
   #start = '';
   #origin = '';
@@ -248,6 +250,60 @@ export class Crawler {
   }
 
   /** Queues the URLs of the site's sitemaps (named in robots.txt, or given). */
+  /** A fetch that waits for the origin's turn, like every other request (sitemaps, feeds). */
+  readonly #politeFetch: FetchFunction = async (url, init) => {
+    const origin = URL.parse(url)?.origin ?? '';
+    while (this.#schedule.robotsKnown(origin) && !this.#schedule.ready(origin, this.#now())) {
+      await this.#sleep(Math.max(5, this.#schedule.waitHint(this.#now())), this.#options.signal);
+    }
+    this.#schedule.book(origin, this.#now());
+    return (this.#options.fetch ?? globalThis.fetch)(url, init);
+  };
+
+  /**
+   * The feeds among the candidates (`<link rel=alternate>` in pages, feed-like URLs in the
+   * sitemaps), confirmed by fetching each and reading it as RSS or Atom. Only feeds on the
+   * site are fetched: another host would need its own robots.txt and politeness.
+   */
+  async confirmFeeds(): Promise<string[]> {
+    const feeds: string[] = [];
+    for (const url of [...this.#feedCandidates].sort()) {
+      const robots = this.#robots.get(originOf(url));
+      if (
+        this.#options.respectRobots !== false &&
+        robots !== undefined &&
+        !robots.isAllowed(url, this.#agentToken)
+      )
+        continue;
+      try {
+        const response = await fetchWithLimits(url, {
+          fetch: this.#politeFetch,
+          timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
+          maxBytes: this.#options.maxBodyBytes ?? CRAWL_DEFAULTS.maxBodyBytes,
+          headers: {
+            'user-agent': this.#userAgent,
+            accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5',
+          },
+          ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+        });
+        if (response.status !== 200) continue;
+        const contentType = response.headers.get('content-type');
+        const { kind } = await readSitemap(response.body, {
+          url: response.url,
+          ...(contentType ? { contentType } : {}),
+        });
+        if (kind === 'rss' || kind === 'atom') feeds.push(url);
+      } catch (error) {
+        this.#options.signal?.throwIfAborted();
+        await this.#emit({
+          type: 'warning',
+          message: `feed ${url} could not be read: ${(error as Error).message}`,
+        });
+      }
+    }
+    return feeds;
+  }
+
   async #seed(robots: RobotsTxt): Promise<void> {
     try {
       const urls = [
@@ -255,28 +311,16 @@ export class Crawler {
         ...(this.#options.extraSitemaps ?? []),
       ];
       if (urls.length === 0) return;
-      // Sitemap requests wait for the origin's turn like every other request.
-      const base = this.#options.fetch ?? globalThis.fetch;
-      const polite: FetchFunction = async (url, init) => {
-        const origin = URL.parse(url)?.origin ?? '';
-        while (this.#schedule.robotsKnown(origin) && !this.#schedule.ready(origin, this.#now())) {
-          await this.#sleep(
-            Math.max(5, this.#schedule.waitHint(this.#now())),
-            this.#options.signal,
-          );
-        }
-        this.#schedule.book(origin, this.#now());
-        return base(url, init);
-      };
       const batch: FrontierItem[] = [];
       for await (const { entry } of walkSitemaps(urls, {
-        fetch: polite,
+        fetch: this.#politeFetch,
         userAgent: this.#userAgent,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
       })) {
         const url = this.#normalize(entry.loc);
         if (url === null || !this.#onSite(url)) continue;
         this.#sitemapUrls++;
+        if (this.#options.feeds && looksLikeFeed(url)) this.#feedCandidates.add(url);
         batch.push({
           url,
           origin: originOf(url),
@@ -407,6 +451,12 @@ export class Crawler {
         });
       }
     }
+    if (this.#options.feeds) {
+      for (const feed of facts.feeds) {
+        const url = this.#normalize(feed.href);
+        if (url !== null && this.#onSite(url)) this.#feedCandidates.add(url);
+      }
+    }
     const canonical = facts.canonical === null ? null : this.#normalize(facts.canonical);
     if (canonical !== null && canonical !== item.url) {
       if (this.#onSite(canonical)) {
@@ -492,8 +542,17 @@ export class Crawler {
       rate: (this.#fetched * 1000) / durationMs,
       stoppedBy: this.#stoppedBy,
       sitemapComparison: null,
+      feeds: [],
     };
   }
+}
+
+/** URLs that are usually feeds: `/feed`, `/rss`, `/atom`, `.rss`, `.atom`, `atom.xml`, `rss.xml`, `feed.xml`. */
+const FEED_PATH =
+  /(?:^|\/)(?:feed|rss|atom)(?:\/|$)|\.(?:rss|atom)$|(?:^|\/)(?:atom|rss|feed)\.xml$/i;
+
+function looksLikeFeed(url: string): boolean {
+  return FEED_PATH.test(URL.parse(url)?.pathname ?? '');
 }
 
 /** The origin of a URL `normalizeUrl` accepted (always http(s), so never null). */
