@@ -152,3 +152,33 @@ test('feeds: from <link rel=alternate> and feed-like sitemap URLs, confirmed by 
     await server.close();
   }
 });
+
+test('a caller-supplied crawl state (the Frontier interface) is used and closed', async () => {
+  const { openSqliteCrawlState } = await import('./sqlite-crawl-state.ts');
+  const inner = openSqliteCrawlState(null, { resume: false });
+  let takes = 0;
+  let closed = false;
+  // A wrapper standing in for another store: it delegates, and counts what the crawler asks.
+  const state = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key === 'take')
+        return (...args: Parameters<typeof inner.take>) => (takes++, target.take(...args));
+      if (key === 'close') return () => ((closed = true), target.close());
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const server = await startTestServer({
+    '/robots.txt': { status: 404 },
+    '/': html('<a href="/a">a</a>'),
+    '/a': html('a'),
+  });
+  try {
+    const { pages } = await crawlAll(server.url('/'), { state });
+    assert.deepEqual(pages, [server.url('/'), server.url('/a')]);
+    assert.ok(takes > 0);
+    assert.ok(closed);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,4 +1,5 @@
 import type { FetchFunction } from '../http/index.ts';
+import type { CrawlState } from './frontier.ts';
 
 /** Why a URL the crawl met is not in the sitemap. */
 export type SkipReason =
@@ -60,6 +61,11 @@ export interface CrawlOptions {
   readonly statePath?: string | null;
   /** Continue the crawl in `statePath`. */
   readonly resume?: boolean;
+  /**
+   * A crawl state to use instead of the SQLite file (a shared store, say): anything that
+   * implements `CrawlState`. The crawl closes it when done.
+   */
+  readonly state?: CrawlState;
   readonly fetch?: FetchFunction;
   readonly signal?: AbortSignal;
   /** Clock and sleep, so tests can drive time. */

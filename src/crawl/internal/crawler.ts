@@ -3,8 +3,8 @@ import { productToken, type RobotsTxt } from '../../robots/index.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { readSitemap, walkSitemaps } from '../../sitemap/index.ts';
 import { normalizeUrl, originOf as originOrNull, pathFilter, sameSite } from '../../url/index.ts';
-import type { CrawlResultFields, FrontierItem, TakenItem } from '../frontier.ts';
-import { openSqliteCrawlState, type SqliteCrawlState } from '../sqlite-crawl-state.ts';
+import type { CrawlResultFields, CrawlState, FrontierItem, TakenItem } from '../frontier.ts';
+import { openSqliteCrawlState } from '../sqlite-crawl-state.ts';
 import type { CrawlEvent, CrawlOptions, CrawlSummary, SkipReason } from '../types.ts';
 import { HostSchedule } from './host-schedule.ts';
 import { fetchPage } from './page-fetch.ts';
@@ -44,7 +44,7 @@ export class Crawler {
   readonly #inFlight = new Set<Promise<void>>();
   /** Possible feeds, confirmed at the end; few per site, so kept in memory. */
   readonly #feedCandidates = new Set<string>();
-  #state: SqliteCrawlState | null = null;
+  #state: CrawlState | null = null;
   #start = '';
   #origin = '';
   #seeding: Promise<void> | null = null;
@@ -114,9 +114,12 @@ export class Crawler {
         message: 'robots.txt is ignored (--ignore-robots): crawl only sites you own this way',
       });
     }
-    this.#state = openSqliteCrawlState(this.#options.statePath ?? null, {
-      resume: this.#options.resume === true,
-    });
+    // A caller's own store (a shared one, say) or the SQLite file.
+    this.#state =
+      this.#options.state ??
+      openSqliteCrawlState(this.#options.statePath ?? null, {
+        resume: this.#options.resume === true,
+      });
     // A resumed crawl counts what the interrupted run already did against its limits.
     if (this.#state.resumed) this.#fetched = this.#state.counts().done;
     try {
@@ -139,13 +142,13 @@ export class Crawler {
   }
 
   /** The crawl state, open after `run()` until the caller closes it (to read the results). */
-  get state(): SqliteCrawlState {
+  get state(): CrawlState {
     if (this.#state === null) throw new WaymarkError('usage', 'the crawl has not started');
     return this.#state;
   }
 
   async #loop(): Promise<void> {
-    const state = this.#state as SqliteCrawlState;
+    const state = this.#state as CrawlState;
     const concurrency = Math.max(1, this.#options.concurrency ?? CRAWL_DEFAULTS.concurrency);
     const maxPages = this.#options.maxPages ?? CRAWL_DEFAULTS.maxPages;
     const signal = this.#options.signal;
