@@ -161,9 +161,18 @@ test('a caller-supplied crawl state (the Frontier interface) is used and closed'
   // A wrapper standing in for another store: it delegates, and counts what the crawler asks.
   const state = new Proxy(inner, {
     get(target, key, receiver) {
-      if (key === 'take')
-        return (...args: Parameters<typeof inner.take>) => (takes++, target.take(...args));
-      if (key === 'close') return () => ((closed = true), target.close());
+      if (key === 'take') {
+        return (...args: Parameters<typeof inner.take>) => {
+          takes++;
+          return target.take(...args);
+        };
+      }
+      if (key === 'close') {
+        return () => {
+          closed = true;
+          target.close();
+        };
+      }
       const value = Reflect.get(target, key, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
