@@ -1,4 +1,3 @@
-import { Parser } from 'htmlparser2';
 import type { SitemapKind } from '../types.ts';
 import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { EntryCollector } from './entry-collector.ts';
@@ -13,6 +12,7 @@ import {
 } from './entry-drafts.ts';
 import { clip, trimXml } from './loc.ts';
 import { CONVENTIONAL_PREFIXES, EXTENSIONS, NamespaceScope, SITEMAP_NS } from './namespaces.ts';
+import { XmlTokenizer } from './xml-tokenizer.ts';
 
 const ROOT_KINDS: Readonly<Record<string, SitemapKind>> = {
   urlset: 'urlset',
@@ -51,15 +51,16 @@ interface Capture {
 
 /**
  * Reads an XML sitemap (URL set, index, RSS or Atom) from decoded text, streaming, with
- * htmlparser2 in XML mode: it never builds a tree, recovers from unclosed and mismatched
- * tags, decodes only the five XML entities and character references, and never reads a
- * DTD, so external entities and entity expansion cannot happen. Elements are matched by
- * local name, case-insensitively, in context (`loc` in `url`, `loc` in `image:image`), so
- * missing or wrong namespaces and upper-case names still read; each oddity is reported.
+ * XmlTokenizer (htmlparser2's XML mode, rebuilt for speed): it never builds a tree, recovers
+ * from unclosed and mismatched tags, decodes only the five XML entities and character
+ * references, and never reads a DTD, so external entities and entity expansion cannot
+ * happen. Elements are matched by local name, case-insensitively, in context (`loc` in
+ * `url`, `loc` in `image:image`), so missing or wrong namespaces and upper-case names still
+ * read; each oddity is reported.
  */
 export class XmlSitemapReader {
   kind: SitemapKind | null = null;
-  readonly #parser: Parser;
+  readonly #parser: XmlTokenizer;
   readonly #log: DiagnosticLog;
   readonly #out: EntryCollector;
   readonly #scope = new NamespaceScope();
@@ -82,18 +83,15 @@ export class XmlSitemapReader {
   constructor(log: DiagnosticLog, out: EntryCollector) {
     this.#log = log;
     this.#out = out;
-    this.#parser = new Parser(
-      {
-        onopentag: (name, attributes) => this.#open(name, attributes),
-        onclosetag: (name, implied) => this.#close(name, implied),
-        ontext: (text) => {
-          this.#justOpened = false;
-          if (this.#capture !== null) this.#capture.text += text;
-        },
-        onprocessinginstruction: (name, data) => this.#declaration(name, data),
+    this.#parser = new XmlTokenizer({
+      onopentag: (name, attributes) => this.#open(name, attributes),
+      onclosetag: (name, implied) => this.#close(name, implied),
+      ontext: (text) => {
+        this.#justOpened = false;
+        if (this.#capture !== null) this.#capture.text += text;
       },
-      { xmlMode: true, decodeEntities: true, recognizeCDATA: true, recognizeSelfClosing: true },
-    );
+      onprocessinginstruction: (name, data) => this.#declaration(name, data),
+    });
   }
 
   write(text: string): void {

@@ -1,0 +1,699 @@
+import { CharReference, NOT_A_REFERENCE, UNFINISHED } from './xml-char-reference.ts';
+import { SectionEnd } from './xml-section-end.ts';
+
+/** What the tokenizer reports; the same events as htmlparser2's `Parser` handler. */
+export interface XmlTokenHandler {
+  /** An element's start tag (also for a self-closing tag, before its close). */
+  onopentag(name: string, attributes: Record<string, string>): void;
+  /**
+   * An element ends: by its end tag, or implied (a self-closing tag, closed by an outer end tag,
+   * or still open at the end).
+   */
+  onclosetag(name: string, isImplied: boolean): void;
+  /** Decoded text or CDATA, in one or more pieces per run. */
+  ontext(text: string): void;
+  /** `<?name ...?>` as (`?name`, `?name ...`) and `<!NAME ...>` as (`!NAME`, `!NAME ...`). */
+  onprocessinginstruction(name: string, data: string): void;
+}
+
+// Tokenizer states, named after htmlparser2's.
+const TEXT = 0;
+const BEFORE_TAG_NAME = 1;
+const IN_TAG_NAME = 2;
+const BEFORE_ATTRIBUTE_NAME = 3;
+const IN_SELF_CLOSING_TAG = 4;
+const IN_ATTRIBUTE_NAME = 5;
+const AFTER_ATTRIBUTE_NAME = 6;
+const BEFORE_ATTRIBUTE_VALUE = 7;
+const IN_VALUE_DOUBLE_QUOTED = 8;
+const IN_VALUE_SINGLE_QUOTED = 9;
+const IN_VALUE_UNQUOTED = 10;
+const BEFORE_CLOSING_TAG_NAME = 11;
+const IN_CLOSING_TAG_NAME = 12;
+const AFTER_CLOSING_TAG_NAME = 13;
+const BEFORE_DECLARATION = 14;
+const BEFORE_COMMENT = 15;
+const CDATA_SEQUENCE = 16;
+const IN_DECLARATION = 17;
+const IN_BOGUS_COMMENT = 18;
+const IN_COMMENT = 19;
+const IN_CDATA = 20;
+const IN_PROCESSING_INSTRUCTION = 21;
+const IN_REFERENCE = 22;
+
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const FORM_FEED = 0x0c;
+const RETURN = 0x0d;
+const SPACE = 0x20;
+const BANG = 0x21;
+const DOUBLE_QUOTE = 0x22;
+const AMPERSAND = 0x26;
+const SINGLE_QUOTE = 0x27;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const EQUALS = 0x3d;
+const GT = 0x3e;
+const QUESTION = 0x3f;
+const OPEN_BRACKET = 0x5b;
+const CDATA_START = '[CDATA[';
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === NEWLINE || c === TAB || c === RETURN || c === FORM_FEED;
+}
+
+/** Where a tag name ends (htmlparser2's `isEndOfTagSection`). */
+function endsName(c: number): boolean {
+  return c === GT || c === SLASH || isSpace(c);
+}
+
+/** Where an element name is remembered: by its first two characters (or one and what ends it). */
+function nameKey(first: number, second: number): number {
+  return (first * 31 + second) & 0xff;
+}
+
+/** Shared by every tag without attributes, so a plain tag costs no object. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** Where a processing instruction's or declaration's name ends (htmlparser2's `reNameEnd`). */
+const INSTRUCTION_NAME_END = /\s|\//;
+
+function instructionName(value: string): string {
+  const end = value.search(INSTRUCTION_NAME_END);
+  return end < 0 ? value : value.slice(0, end);
+}
+
+/**
+ * A streaming XML tokenizer for the sitemap reader: a drop-in for htmlparser2's `Parser` with
+ * `{ xmlMode: true, decodeEntities: true, recognizeCDATA: true, recognizeSelfClosing: true }`
+ * as the reader uses it - the same events in the same order, the same recovery from broken
+ * markup (mismatched, stray and unclosed tags, a raw `<` in text), and the same `startIndex`
+ * offsets - but it jumps with `indexOf` through text, attribute values, comments and CDATA
+ * instead of stepping a state machine per character, and builds no strings it does not hand
+ * out. Only the five XML entities and numeric references are decoded; anything else stays
+ * literal. Chunks may split the text anywhere; only the unfinished token is kept between them.
+ *
+ * Written by hand, not taken from a library, because speed is the point: htmlparser2's
+ * per-character tokenizer was a third of the time spent reading a sitemap, and this one
+ * tokenizes sitemaps about 3.5 times as fast. A differential test (every sample document,
+ * hostile snippets, random markup, fed whole and split everywhere) keeps its events identical
+ * to htmlparser2's, which stays the reference.
+ *
+ * One difference, at the very end only: a document cut inside `<a /` or `</a x` makes
+ * htmlparser2 emit a stray text whose content depends on how the input was chunked; here it is
+ * always what htmlparser2 gives for the whole document (its last character).
+ *
+ * @example
+ * const tokenizer = new XmlTokenizer({
+ *   onopentag: (name) => console.log('open', name, tokenizer.startIndex),
+ *   onclosetag: (name) => console.log('close', name),
+ *   ontext: (text) => console.log('text', text),
+ *   onprocessinginstruction: (name) => console.log('instruction', name),
+ * });
+ * tokenizer.write('<urlset><url><loc>https://a.example/?x=1&amp;y=2</lo');
+ * tokenizer.write('c></url></urlset>');
+ * tokenizer.end();
+ */
+export class XmlTokenizer {
+  /** Offset (in all the text written so far) of the token that caused the current event. */
+  startIndex = 0;
+  readonly #handler: XmlTokenHandler;
+  #state = TEXT;
+  /** Offset of the current chunk's first character in all the text written. */
+  #offset = 0;
+  /** The unfinished token's characters from earlier chunks, as written. */
+  #carry = '';
+  /** The current attribute value, decoded, so far. */
+  #value = '';
+  /** How much of `[CDATA[` has been read after `<!`. */
+  #cdataStart = 0;
+  /** Finds where the current comment, CDATA or processing instruction ends. */
+  readonly #end = new SectionEnd();
+  #tagName = '';
+  #openTagStart = 0;
+  #attributeName = '';
+  #attributeStart = 0;
+  #attributes: Record<string, string> | null = null;
+  /** Open elements, innermost last. */
+  readonly #stack: string[] = [];
+  readonly #reference = new CharReference();
+  /** The state an unfinished character reference belongs to (text or an attribute value). */
+  #referenceBase = TEXT;
+  /** An unfinished character reference as written, from `&`. */
+  #referenceText = '';
+  #lastCharacter = '';
+  /** Element names seen, by their first two characters (see `nameKey`). */
+  readonly #names: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
+
+  constructor(handler: XmlTokenHandler) {
+    this.#handler = handler;
+  }
+
+  write(chunk: string): void {
+    const length = chunk.length;
+    if (length === 0) return;
+    this.#lastCharacter = chunk.charAt(length - 1);
+    this.#parse(chunk, length);
+    this.#offset += length;
+  }
+
+  /** Flushes what is left and closes every open element (implied). */
+  end(): void {
+    const end = this.#offset;
+    let state = this.#state;
+    if (state === IN_REFERENCE) {
+      state = this.#referenceBase;
+      if (state === TEXT) this.#text(this.#referenceText, end);
+    }
+    switch (state) {
+      case BEFORE_TAG_NAME:
+      case BEFORE_CLOSING_TAG_NAME:
+      case BEFORE_COMMENT:
+      case CDATA_SEQUENCE:
+      case IN_DECLARATION:
+      case IN_BOGUS_COMMENT:
+      case IN_PROCESSING_INSTRUCTION:
+        if (this.#carry !== '') this.#text(this.#carry, end);
+        break;
+      case IN_CDATA:
+        // htmlparser2 delivers an unfinished CDATA section as text, and then (as after an
+        // unfinished comment) counts offsets from one past the end.
+        if (this.#carry !== '') {
+          this.#handler.ontext(this.#carry);
+          this.startIndex = end + 1;
+        }
+        break;
+      case IN_COMMENT:
+        this.startIndex = end + 1;
+        break;
+      case IN_SELF_CLOSING_TAG:
+      case AFTER_CLOSING_TAG_NAME:
+        // htmlparser2 slices text from offset -1 here: for the whole document, its last character.
+        this.#text(this.#lastCharacter, end);
+        break;
+      default:
+        break;
+    }
+    this.#state = TEXT;
+    this.#carry = '';
+    const stack = this.#stack;
+    for (let k = stack.length - 1; k >= 0; k--) this.#handler.onclosetag(stack[k] as string, true);
+    stack.length = 0;
+  }
+
+  #text(text: string, end: number): void {
+    this.#handler.ontext(text);
+    this.startIndex = end;
+  }
+
+  #parse(buf: string, length: number): void {
+    const offset = this.#offset;
+    const handler = this.#handler;
+    let state = this.#state;
+    let i = 0;
+    let s = 0;
+    /** The next `&` at or after i (or `length`), recomputed only once passed. */
+    let amp = -1;
+
+    if (state === IN_REFERENCE) {
+      const reference = this.#reference;
+      const end = reference.scan(buf, 0);
+      if (end === UNFINISHED) {
+        this.#referenceText += buf;
+        return;
+      }
+      state = this.#referenceBase;
+      const text = end === NOT_A_REFERENCE ? this.#referenceText : reference.text;
+      this.#referenceText = '';
+      if (state === TEXT) this.#text(text, offset + (end < 0 ? 0 : end));
+      else this.#value += text;
+      if (end > 0) i = s = end;
+    }
+
+    while (i < length) {
+      switch (state) {
+        case TEXT:
+        case IN_VALUE_DOUBLE_QUOTED:
+        case IN_VALUE_SINGLE_QUOTED: {
+          const stop = state === TEXT ? '<' : state === IN_VALUE_DOUBLE_QUOTED ? '"' : "'";
+          let next = buf.indexOf(stop, i);
+          if (next < 0) next = length;
+          if (amp < i) {
+            amp = buf.indexOf('&', i);
+            if (amp < 0) amp = length;
+          }
+          if (amp < next) {
+            // A character reference, maybe.
+            const reference = this.#reference;
+            reference.start();
+            const end = reference.scan(buf, amp + 1);
+            if (end === NOT_A_REFERENCE) {
+              i = amp + 1;
+              break;
+            }
+            if (state === TEXT) {
+              if (amp > s) this.#text(buf.slice(s, amp), offset + amp);
+              if (end > 0) this.#text(reference.text, offset + end);
+            } else {
+              this.#value += end > 0 ? buf.slice(s, amp) + reference.text : buf.slice(s, amp);
+            }
+            if (end > 0) {
+              i = s = end;
+              break;
+            }
+            this.#referenceBase = state;
+            this.#referenceText = buf.slice(amp);
+            state = IN_REFERENCE;
+            i = s = length;
+            break;
+          }
+          i = next;
+          if (next === length) break;
+          if (state === TEXT) {
+            if (next > s) this.#text(buf.slice(s, next), offset + next);
+            state = BEFORE_TAG_NAME;
+            s = next;
+          } else {
+            this.#attributeEnd(this.#value + buf.slice(s, next));
+            state = BEFORE_ATTRIBUTE_NAME;
+          }
+          i++;
+          break;
+        }
+
+        case BEFORE_TAG_NAME: {
+          const c = buf.charCodeAt(i);
+          if (c === BANG) {
+            state = BEFORE_DECLARATION;
+            s = ++i;
+            this.#carry = '';
+          } else if (c === QUESTION) {
+            state = IN_PROCESSING_INSTRUCTION;
+            this.#end.start();
+            s = ++i;
+            this.#carry = '';
+          } else if (c === SLASH) {
+            state = BEFORE_CLOSING_TAG_NAME;
+            i++;
+          } else if (c === GT || isSpace(c)) {
+            // Not a tag: the `<` is text.
+            state = TEXT;
+            this.#flushCarryAsText(offset);
+            i++;
+          } else {
+            this.#carry = '';
+            // A name seen before is matched in place rather than scanned and built again.
+            const known = this.#names[nameKey(c, buf.charCodeAt(i + 1))];
+            const after = i + (known?.length ?? 0);
+            if (
+              known !== undefined &&
+              after < length &&
+              buf.startsWith(known, i) &&
+              endsName(buf.charCodeAt(after))
+            ) {
+              this.#openTag(known);
+              state = BEFORE_ATTRIBUTE_NAME;
+              i = after;
+            } else {
+              state = IN_TAG_NAME;
+              s = i++;
+            }
+          }
+          break;
+        }
+
+        case IN_TAG_NAME: {
+          while (i < length && !endsName(buf.charCodeAt(i))) i++;
+          if (i === length) break;
+          if (this.#carry === '') {
+            const name = buf.slice(s, i);
+            this.#names[nameKey(buf.charCodeAt(s), buf.charCodeAt(s + 1))] = name;
+            this.#openTag(name);
+          } else {
+            this.#openTag(this.#section(buf, s, i));
+          }
+          state = BEFORE_ATTRIBUTE_NAME;
+          break;
+        }
+
+        case BEFORE_ATTRIBUTE_NAME: {
+          let c = buf.charCodeAt(i);
+          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          if (c === GT) {
+            this.#endOpenTag();
+            state = TEXT;
+            s = ++i;
+            this.startIndex = offset + s;
+          } else if (c === SLASH) {
+            state = IN_SELF_CLOSING_TAG;
+            i++;
+          } else {
+            state = IN_ATTRIBUTE_NAME;
+            this.#attributeStart = offset + i;
+            s = i++;
+            this.#carry = '';
+          }
+          break;
+        }
+
+        case IN_SELF_CLOSING_TAG: {
+          let c = buf.charCodeAt(i);
+          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          if (c === GT) {
+            const name = this.#tagName;
+            this.#endOpenTag();
+            const stack = this.#stack;
+            if (stack[stack.length - 1] === name) {
+              stack.pop();
+              handler.onclosetag(name, true);
+            }
+            state = TEXT;
+            s = ++i;
+            this.startIndex = offset + s;
+          } else {
+            state = BEFORE_ATTRIBUTE_NAME;
+          }
+          break;
+        }
+
+        case IN_ATTRIBUTE_NAME: {
+          let c = buf.charCodeAt(i);
+          while (c !== EQUALS && !endsName(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          this.#attributeName = this.#section(buf, s, i);
+          this.startIndex = this.#attributeStart;
+          state = AFTER_ATTRIBUTE_NAME;
+          break;
+        }
+
+        case AFTER_ATTRIBUTE_NAME: {
+          let c = buf.charCodeAt(i);
+          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          if (c === EQUALS) {
+            state = BEFORE_ATTRIBUTE_VALUE;
+            i++;
+          } else {
+            this.#attributeEnd('');
+            if (c === SLASH || c === GT) {
+              state = BEFORE_ATTRIBUTE_NAME;
+            } else {
+              state = IN_ATTRIBUTE_NAME;
+              this.#attributeStart = offset + i;
+              s = i++;
+              this.#carry = '';
+            }
+          }
+          break;
+        }
+
+        case BEFORE_ATTRIBUTE_VALUE: {
+          let c = buf.charCodeAt(i);
+          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          this.#value = '';
+          if (c === DOUBLE_QUOTE) {
+            state = IN_VALUE_DOUBLE_QUOTED;
+            s = ++i;
+          } else if (c === SINGLE_QUOTE) {
+            state = IN_VALUE_SINGLE_QUOTED;
+            s = ++i;
+          } else {
+            state = IN_VALUE_UNQUOTED;
+            s = i;
+          }
+          break;
+        }
+
+        case IN_VALUE_UNQUOTED: {
+          let c = buf.charCodeAt(i);
+          while (c !== GT && c !== AMPERSAND && !isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          if (c === AMPERSAND) {
+            const reference = this.#reference;
+            reference.start();
+            const end = reference.scan(buf, i + 1);
+            if (end === NOT_A_REFERENCE) {
+              i++;
+              break;
+            }
+            this.#value += end > 0 ? buf.slice(s, i) + reference.text : buf.slice(s, i);
+            if (end > 0) {
+              i = s = end;
+              break;
+            }
+            this.#referenceBase = state;
+            this.#referenceText = buf.slice(i);
+            state = IN_REFERENCE;
+            i = s = length;
+            break;
+          }
+          this.#attributeEnd(this.#value + buf.slice(s, i));
+          state = BEFORE_ATTRIBUTE_NAME;
+          break;
+        }
+
+        case BEFORE_CLOSING_TAG_NAME: {
+          let c = buf.charCodeAt(i);
+          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+          if (i === length) break;
+          if (c === GT) {
+            // `</>` and `</ >` are text.
+            state = TEXT;
+            this.#flushCarryAsText(offset);
+            i++;
+          } else {
+            this.#carry = '';
+            // The usual end tag closes the innermost element: matched in place.
+            const stack = this.#stack;
+            const innermost = stack[stack.length - 1];
+            const after = i + (innermost?.length ?? 0);
+            if (
+              c !== SLASH &&
+              innermost !== undefined &&
+              after < length &&
+              buf.startsWith(innermost, i) &&
+              endsName(buf.charCodeAt(after))
+            ) {
+              stack.pop();
+              handler.onclosetag(innermost, false);
+              this.startIndex = offset + after + 1;
+              state = AFTER_CLOSING_TAG_NAME;
+              i = after;
+            } else {
+              state = c === SLASH ? IN_BOGUS_COMMENT : IN_CLOSING_TAG_NAME;
+              s = i++;
+            }
+          }
+          break;
+        }
+
+        case IN_CLOSING_TAG_NAME: {
+          while (i < length && !endsName(buf.charCodeAt(i))) i++;
+          if (i === length) break;
+          this.#closeTag(this.#section(buf, s, i));
+          this.startIndex = offset + i + 1;
+          state = AFTER_CLOSING_TAG_NAME;
+          break;
+        }
+
+        case AFTER_CLOSING_TAG_NAME: {
+          const gt = buf.charCodeAt(i) === GT ? i : buf.indexOf('>', i);
+          if (gt < 0) {
+            i = length;
+            break;
+          }
+          state = TEXT;
+          i = s = gt + 1;
+          break;
+        }
+
+        case BEFORE_DECLARATION: {
+          const c = buf.charCodeAt(i++);
+          if (c === OPEN_BRACKET) {
+            state = CDATA_SEQUENCE;
+            this.#cdataStart = 1;
+          } else {
+            // htmlparser2 consumes this character either way, even a `>`.
+            state = c === DASH ? BEFORE_COMMENT : IN_DECLARATION;
+          }
+          break;
+        }
+
+        case BEFORE_COMMENT: {
+          if (buf.charCodeAt(i++) === DASH) {
+            state = IN_COMMENT;
+            this.#end.start();
+            s = i;
+            this.#carry = '';
+          } else {
+            state = IN_DECLARATION;
+          }
+          break;
+        }
+
+        case CDATA_SEQUENCE: {
+          let matched = this.#cdataStart;
+          while (i < length && buf.charCodeAt(i) === CDATA_START.charCodeAt(matched)) {
+            i++;
+            if (++matched === CDATA_START.length) break;
+          }
+          this.#cdataStart = matched;
+          if (matched === CDATA_START.length) {
+            state = IN_CDATA;
+            this.#end.start();
+            s = i;
+            this.#carry = '';
+          } else if (i < length) {
+            state = IN_DECLARATION;
+          }
+          break;
+        }
+
+        case IN_DECLARATION:
+        case IN_BOGUS_COMMENT: {
+          const gt = buf.indexOf('>', i);
+          if (gt < 0) {
+            i = length;
+            break;
+          }
+          if (state === IN_DECLARATION) {
+            const value = this.#section(buf, s, gt);
+            handler.onprocessinginstruction(`!${instructionName(value)}`, `!${value}`);
+          } else {
+            this.#carry = '';
+          }
+          state = TEXT;
+          i = s = gt + 1;
+          this.startIndex = offset + i;
+          break;
+        }
+
+        case IN_COMMENT: {
+          i = this.#end.comment(buf, i);
+          if (i < 0) {
+            i = length;
+            break;
+          }
+          state = TEXT;
+          s = i;
+          this.startIndex = offset + i;
+          break;
+        }
+
+        case IN_CDATA: {
+          i = this.#end.cdata(buf, i);
+          if (i < 0) {
+            i = length;
+            break;
+          }
+          // The text before `]]>` (when nothing was carried, `]]>` is all in this chunk).
+          handler.ontext(
+            this.#carry === '' ? buf.slice(s, i - 3) : this.#section(buf, s, i).slice(0, -3),
+          );
+          state = TEXT;
+          s = i;
+          this.startIndex = offset + i;
+          break;
+        }
+
+        case IN_PROCESSING_INSTRUCTION: {
+          i = this.#end.instruction(buf, i);
+          if (i < 0) {
+            i = length;
+            break;
+          }
+          const value =
+            this.#carry === '' ? buf.slice(s, i - 2) : this.#section(buf, s, i).slice(0, -2);
+          handler.onprocessinginstruction(`?${instructionName(value)}`, `?${value}`);
+          state = TEXT;
+          s = i;
+          this.startIndex = offset + i - 1;
+          break;
+        }
+
+        default:
+          i = length;
+          break;
+      }
+    }
+
+    // The chunk is used up: keep what the unfinished token needs.
+    switch (state) {
+      case TEXT:
+        if (s < length) this.#text(buf.slice(s), offset + length);
+        break;
+      case IN_VALUE_DOUBLE_QUOTED:
+      case IN_VALUE_SINGLE_QUOTED:
+      case IN_VALUE_UNQUOTED:
+        this.#value += buf.slice(s);
+        break;
+      case BEFORE_TAG_NAME:
+      case BEFORE_CLOSING_TAG_NAME:
+      case IN_TAG_NAME:
+      case IN_ATTRIBUTE_NAME:
+      case IN_CLOSING_TAG_NAME:
+      case BEFORE_COMMENT:
+      case CDATA_SEQUENCE:
+      case IN_DECLARATION:
+      case IN_BOGUS_COMMENT:
+      case IN_CDATA:
+      case IN_PROCESSING_INSTRUCTION:
+        if (s < length) this.#carry += buf.slice(s);
+        break;
+      default:
+        break;
+    }
+    this.#state = state;
+  }
+
+  /** The current token's characters from s to end, with any carried from earlier chunks. */
+  #section(buf: string, s: number, end: number): string {
+    const carry = this.#carry;
+    if (carry === '') return buf.slice(s, end);
+    this.#carry = '';
+    return carry + buf.slice(s, end);
+  }
+
+  /** A `<` (or `</`) from an earlier chunk turned out to be text. */
+  #flushCarryAsText(offset: number): void {
+    if (this.#carry === '') return;
+    this.#text(this.#carry, offset);
+    this.#carry = '';
+  }
+
+  #openTag(name: string): void {
+    this.#openTagStart = this.startIndex;
+    this.#tagName = name;
+    this.#stack.push(name);
+  }
+
+  #endOpenTag(): void {
+    this.startIndex = this.#openTagStart;
+    const attributes = this.#attributes;
+    this.#attributes = null;
+    this.#handler.onopentag(this.#tagName, attributes ?? NO_ATTRIBUTES);
+  }
+
+  #attributeEnd(value: string): void {
+    this.#value = '';
+    this.#attributes ??= {};
+    const attributes = this.#attributes;
+    const name = this.#attributeName;
+    if (!Object.hasOwn(attributes, name)) attributes[name] = value;
+  }
+
+  /** An end tag: closes the innermost open element of that name and any inside it; else ignored. */
+  #closeTag(name: string): void {
+    const stack = this.#stack;
+    const at = stack.lastIndexOf(name);
+    if (at < 0) return;
+    for (let k = stack.length - 1; k > at; k--) {
+      this.#handler.onclosetag(stack.pop() as string, true);
+    }
+    stack.pop();
+    this.#handler.onclosetag(name, false);
+  }
+}
