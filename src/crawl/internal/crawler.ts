@@ -1,11 +1,12 @@
-import { type FetchFunction, fetchWithLimits } from '../../http/index.ts';
+import type { FetchFunction } from '../../http/index.ts';
 import { productToken, type RobotsTxt } from '../../robots/index.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { readSitemap, walkSitemaps } from '../../sitemap/index.ts';
+import { walkSitemaps } from '../../sitemap/index.ts';
 import { normalizeUrl, originOf as originOrNull, pathFilter, sameSite } from '../../url/index.ts';
 import type { CrawlResultFields, CrawlState, FrontierItem, TakenItem } from '../frontier.ts';
 import { openSqliteCrawlState } from '../sqlite-crawl-state.ts';
 import type { CrawlEvent, CrawlOptions, CrawlSummary, SkipReason } from '../types.ts';
+import { confirmFeeds, looksLikeFeed } from './feeds.ts';
 import { HostSchedule } from './host-schedule.ts';
 import { fetchPage } from './page-fetch.ts';
 import { fetchRobots } from './robots-fetch.ts';
@@ -263,48 +264,24 @@ export class Crawler {
     return (this.#options.fetch ?? globalThis.fetch)(url, init);
   };
 
-  /**
-   * The feeds among the candidates (`<link rel=alternate>` in pages, feed-like URLs in the
-   * sitemaps), confirmed by fetching each and reading it as RSS or Atom. Only feeds on the
-   * site are fetched: another host would need its own robots.txt and politeness.
-   */
+  /** The feeds among the candidates, confirmed by reading them (see `confirmFeeds`). */
   async confirmFeeds(): Promise<string[]> {
-    const feeds: string[] = [];
-    for (const url of [...this.#feedCandidates].sort()) {
-      const robots = this.#robots.get(originOf(url));
-      if (
-        this.#options.respectRobots !== false &&
-        robots !== undefined &&
-        !robots.isAllowed(url, this.#agentToken)
-      )
-        continue;
-      try {
-        const response = await fetchWithLimits(url, {
-          fetch: this.#politeFetch,
-          timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
-          maxBytes: this.#options.maxBodyBytes ?? CRAWL_DEFAULTS.maxBodyBytes,
-          headers: {
-            'user-agent': this.#userAgent,
-            accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5',
-          },
-          ...(this.#options.signal ? { signal: this.#options.signal } : {}),
-        });
-        if (response.status !== 200) continue;
-        const contentType = response.headers.get('content-type');
-        const { kind } = await readSitemap(response.body, {
-          url: response.url,
-          ...(contentType ? { contentType } : {}),
-        });
-        if (kind === 'rss' || kind === 'atom') feeds.push(url);
-      } catch (error) {
-        this.#options.signal?.throwIfAborted();
-        await this.#emit({
-          type: 'warning',
-          message: `feed ${url} could not be read: ${(error as Error).message}`,
-        });
-      }
-    }
-    return feeds;
+    return confirmFeeds([...this.#feedCandidates], {
+      allowed: (url) => {
+        const robots = this.#robots.get(originOf(url));
+        return (
+          this.#options.respectRobots === false ||
+          robots === undefined ||
+          robots.isAllowed(url, this.#agentToken)
+        );
+      },
+      fetch: this.#politeFetch,
+      userAgent: this.#userAgent,
+      timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
+      maxBytes: this.#options.maxBodyBytes ?? CRAWL_DEFAULTS.maxBodyBytes,
+      warn: (message) => this.#emit({ type: 'warning', message }),
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+    });
   }
 
   async #seed(robots: RobotsTxt): Promise<void> {
@@ -548,14 +525,6 @@ export class Crawler {
       feeds: [],
     };
   }
-}
-
-/** URLs that are usually feeds: `/feed`, `/rss`, `/atom`, `.rss`, `.atom`, `atom.xml`, `rss.xml`, `feed.xml`. */
-const FEED_PATH =
-  /(?:^|\/)(?:feed|rss|atom)(?:\/|$)|\.(?:rss|atom)$|(?:^|\/)(?:atom|rss|feed)\.xml$/i;
-
-function looksLikeFeed(url: string): boolean {
-  return FEED_PATH.test(URL.parse(url)?.pathname ?? '');
 }
 
 /** The origin of a URL `normalizeUrl` accepted (always http(s), so never null). */
