@@ -39,3 +39,32 @@ declare module 'robots-parser' {
 
   export default function robotsParser(url: string, robotstxt: string): Robot;
 }
+
+declare module 'sitemap-generator' {
+  export interface SitemapGeneratorOptions {
+    filepath?: string | null;
+    maxDepth?: number;
+    maxConcurrency?: number;
+    interval?: number;
+    lastMod?: boolean;
+    stripQuerystring?: boolean;
+    userAgent?: string;
+  }
+
+  export interface Generator {
+    start(): void;
+    stop(): void;
+    on(event: 'add' | 'ignore', handler: (url: string) => void): void;
+    on(
+      event: 'error',
+      handler: (error: { code: number; message: string; url: string }) => void,
+    ): void;
+    on(event: 'done', handler: () => void): void;
+  }
+
+  /** CommonJS `module.exports = function`: the default import under Node's ESM. */
+  export default function SitemapGenerator(
+    url: string,
+    options?: SitemapGeneratorOptions,
+  ): Generator;
+}

@@ -1,0 +1,146 @@
+// Each crawl in a fresh process, so its time and peak memory are its own. Both crawlers run
+// as plain JavaScript: waymark as its built CLI (`dist/cli/bin.js`, as the package ships),
+// sitemap-generator from `crawl-peer-child.ts` compiled with the project's tsc into a temp
+// directory (Node's type stripping would add some 17 MB of RSS to its process alone). Both
+// get `crawl-child-preload` through `node --import`, which reports the peak RSS (VmHWM) at
+// exit and refuses any connection off 127.0.0.1.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PreloadReport } from './crawl-child-preload.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./crawl-child-preload.ts', import.meta.url));
+const PEER = fileURLToPath(new URL('./crawl-peer-child.ts', import.meta.url));
+/** Must match `MARK` in `crawl-child-preload.ts`. */
+const REPORT_MARK = 'crawl-child-report ';
+
+export const WAYMARK_BIN = join(REPO, 'dist', 'cli', 'bin.js');
+
+export interface ChildScripts {
+  readonly preload: string;
+  readonly peer: string;
+  /** False when the build failed and the children run the TypeScript sources. */
+  readonly compiled: boolean;
+}
+
+/** Compiles the preload and the peer's script into `dir`; falls back to the sources. */
+export async function buildChildScripts(dir: string): Promise<ChildScripts> {
+  const out = join(dir, 'out');
+  const config = join(dir, 'tsconfig.json');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: join(REPO, 'tsconfig.json'),
+      compilerOptions: { noEmit: false, outDir: out, rootDir: REPO, declaration: false },
+      files: [PRELOAD, PEER, join(REPO, 'bench', 'peers.d.ts')],
+      include: [],
+    }),
+  );
+  await runQuiet([join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], REPO);
+  const compiled = (path: string) => join(out, relative(REPO, path).replace(/\.ts$/, '.js'));
+  if (!existsSync(compiled(PRELOAD)) || !existsSync(compiled(PEER))) {
+    return { preload: PRELOAD, peer: PEER, compiled: false };
+  }
+  writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
+  // `sitemap-generator` resolves as from the sources.
+  symlinkSync(join(REPO, 'bench', 'node_modules'), join(out, 'bench', 'node_modules'), 'dir');
+  return { preload: compiled(PRELOAD), peer: compiled(PEER), compiled: true };
+}
+
+/**
+ * Builds waymark's `dist/` when it is missing or older than a source file, so the bench
+ * never times stale code. Returns what it did, for the output.
+ */
+export async function ensureDist(): Promise<string> {
+  const built = existsSync(WAYMARK_BIN) ? statSync(WAYMARK_BIN).mtimeMs : 0;
+  const sources = (await readdir(join(REPO, 'src'), { recursive: true })).filter(
+    (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
+  );
+  const newest = Math.max(...sources.map((name) => statSync(join(REPO, 'src', name)).mtimeMs));
+  if (built >= newest) return 'dist/ is up to date with src/';
+  const code = await runQuiet(
+    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    REPO,
+  );
+  if (!existsSync(WAYMARK_BIN)) throw new Error(`building dist/ failed (tsc exit code ${code})`);
+  return built === 0
+    ? 'dist/ was missing: built it (tsc -p tsconfig.build.json)'
+    : 'dist/ was older than src/: rebuilt it (tsc -p tsconfig.build.json)';
+}
+
+function runQuiet(args: readonly string[], cwd: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    spawn(process.execPath, args, { cwd, stdio: 'ignore' })
+      .on('close', resolve)
+      .on('error', () => resolve(null));
+  });
+}
+
+export interface ChildRun {
+  /** From spawn to exit, as the parent saw it. */
+  readonly wallMs: number;
+  readonly report: PreloadReport;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node --import <preload> ...args`; rejects if it fails or outlives `timeoutMs`. */
+export function runChild(
+  scripts: ChildScripts,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      ['--import', pathToFileURL(scripts.preload).href, ...args],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const wallMs = performance.now() - started;
+      const line = stderr.split('\n').find((l) => l.startsWith(REPORT_MARK));
+      if (code === 0 && line !== undefined) {
+        const report = JSON.parse(line.slice(REPORT_MARK.length)) as PreloadReport;
+        const rest = stderr.replace(`\n${line}\n`, '');
+        resolve({ wallMs, report, stdout, stderr: rest });
+      } else {
+        const why = signal === null ? `exit code ${code}` : `signal ${signal}`;
+        reject(new Error(`${args.join(' ')}: ${why}\n${stderr.slice(-3000)}`));
+      }
+    });
+  });
+}
+
+/** The `<loc>`s of a sitemap file (an index's parts are read from beside it). */
+export function readLocs(path: string): string[] {
+  const xml = readFileSync(path, 'utf8');
+  const locs = [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => decodeXml(m[1] ?? ''));
+  if (!/<sitemapindex[\s>]/.test(xml)) return locs;
+  const dir = join(path, '..');
+  return locs.flatMap((loc) => readLocs(join(dir, loc.slice(loc.lastIndexOf('/') + 1))));
+}
+
+function decodeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);/gi, (entity, name: string) => {
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(Number(lower.slice(1)));
+    return named[lower] ?? entity;
+  });
+}
