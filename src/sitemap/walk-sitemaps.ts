@@ -85,16 +85,7 @@ export async function* walkSitemaps(
     options.signal?.throwIfAborted();
     const pending = stack.pop() as Pending;
     const key = canonical(pending.url);
-    const skip = (skipped: string) =>
-      options.onSitemap?.({
-        ...pending,
-        finalUrl: null,
-        status: null,
-        kind: null,
-        entries: 0,
-        diagnostics: [],
-        skipped,
-      });
+    const skip = (skipped: string) => options.onSitemap?.(sitemapReport(pending, { skipped }));
     if (seen.has(key)) {
       skip('already read in this walk (a loop or a duplicate)');
       continue;
@@ -120,16 +111,7 @@ async function* readOne(
   maxDepth: number,
 ): AsyncGenerator<WalkedEntry> {
   const report = (fields: Partial<SitemapReport>) =>
-    options.onSitemap?.({
-      ...pending,
-      finalUrl: null,
-      status: null,
-      kind: null,
-      entries: 0,
-      diagnostics: [],
-      skipped: null,
-      ...fields,
-    });
+    options.onSitemap?.(sitemapReport(pending, fields));
   let response: Awaited<ReturnType<typeof openWithLimits>>;
   try {
     response = await openWithLimits(pending.url, {
@@ -187,6 +169,20 @@ async function* readOne(
     entries,
     diagnostics: [...extra, ...reading.diagnostics],
   });
+}
+
+/** A report for `pending`: nothing fetched unless `fields` say otherwise. */
+function sitemapReport(pending: Pending, fields: Partial<SitemapReport>): SitemapReport {
+  return {
+    ...pending,
+    finalUrl: null,
+    status: null,
+    kind: null,
+    entries: 0,
+    diagnostics: [],
+    skipped: null,
+    ...fields,
+  };
 }
 
 /** Sitemap URLs are compared without fragment, as `new URL(x).href` spells them. */

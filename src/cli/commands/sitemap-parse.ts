@@ -5,7 +5,7 @@ import {
   type SitemapUrl,
   walkSitemaps,
 } from '../../sitemap/index.ts';
-import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { oneSource, parseCommandArgs } from '../internal/args.ts';
 import { openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { SitemapStats } from '../internal/sitemap-stats.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
@@ -44,11 +44,7 @@ export const sitemapParse: CliCommand = {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    const [source, ...extra] = positionals;
-    if (source === undefined)
-      throw usageError(NAME, 'missing the sitemap URL or file (or - for standard input)');
-    if (extra.length > 0)
-      throw usageError(NAME, `one sitemap at a time (got ${positionals.length})`);
+    const source = oneSource(NAME, positionals);
     const userAgent = values['user-agent'] ?? `waymark/${io.version}`;
     const stats = values.stats ? new SitemapStats() : null;
     let failed = false;

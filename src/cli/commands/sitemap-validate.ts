@@ -1,6 +1,6 @@
 import { hasErrors } from '../../shared/diagnostic.ts';
 import { strictSitemapDiagnostics } from '../../sitemap/index.ts';
-import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { oneSource, parseCommandArgs } from '../internal/args.ts';
 import { openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -31,11 +31,7 @@ export const sitemapValidate: CliCommand = {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    const [source, ...extra] = positionals;
-    if (source === undefined)
-      throw usageError(NAME, 'missing the sitemap URL or file (or - for standard input)');
-    if (extra.length > 0)
-      throw usageError(NAME, `one sitemap at a time (got ${positionals.length})`);
+    const source = oneSource(NAME, positionals);
     const {
       name: file,
       failedStatus,

@@ -29,3 +29,13 @@ export function parseCommandArgs<O extends Options>(
 export function usageError(command: string, message: string): WaymarkError {
   return new WaymarkError('usage', `${command}: ${message} (see '${command} --help')`);
 }
+
+/** The one `<url|file|->` argument of a sitemap command. */
+export function oneSource(command: string, positionals: readonly string[]): string {
+  const [source, ...extra] = positionals;
+  if (source === undefined)
+    throw usageError(command, 'missing the sitemap URL or file (or - for standard input)');
+  if (extra.length > 0)
+    throw usageError(command, `one sitemap at a time (got ${positionals.length})`);
+  return source;
+}
