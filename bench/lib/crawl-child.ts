@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { howItEnded, spawnNode } from './child-output.ts';
 import type { PreloadReport } from './crawl-child-preload.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,34 +96,17 @@ export function runChild(
   args: readonly string[],
   timeoutMs: number,
 ): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      ['--import', pathToFileURL(scripts.preload).href, ...args],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const wallMs = performance.now() - started;
-      const line = stderr.split('\n').find((l) => l.startsWith(REPORT_MARK));
-      if (code === 0 && line !== undefined) {
-        const report = JSON.parse(line.slice(REPORT_MARK.length)) as PreloadReport;
-        const rest = stderr.replace(`\n${line}\n`, '');
-        resolve({ wallMs, report, stdout, stderr: rest });
-      } else {
-        const why = signal === null ? `exit code ${code}` : `signal ${signal}`;
-        reject(new Error(`${args.join(' ')}: ${why}\n${stderr.slice(-3000)}`));
-      }
-    });
+  return spawnNode(['--import', pathToFileURL(scripts.preload).href, ...args], {
+    cwd: REPO,
+    timeoutMs,
+  }).then((output) => {
+    const line = output.stderr.split('\n').find((l) => l.startsWith(REPORT_MARK));
+    if (output.code !== 0 || line === undefined) {
+      throw new Error(`${args.join(' ')}: ${howItEnded(output)}\n${output.stderr.slice(-3000)}`);
+    }
+    const report = JSON.parse(line.slice(REPORT_MARK.length)) as PreloadReport;
+    const rest = output.stderr.replace(`\n${line}\n`, '');
+    return { wallMs: output.wallMs, report, stdout: output.stdout, stderr: rest };
   });
 }
 

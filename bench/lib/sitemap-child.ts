@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
+import { howItEnded, spawnNode } from './child-output.ts';
 import { loadReader, type ReadTarget } from './sitemap-readers.ts';
 
 export interface ChildTask {
@@ -76,29 +77,14 @@ export function runInChild(
   task: ChildTask,
   timeoutMs: number,
 ): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script.path, JSON.stringify(task)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: timeoutMs,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const line = stdout.split('\n').find((l) => l.startsWith(MARK));
-      if (code === 0 && line !== undefined) {
-        resolve(JSON.parse(line.slice(MARK.length)) as ChildResult);
-      } else {
-        const why = signal === null ? `exit code ${code}` : `signal ${signal}`;
-        reject(new Error(`${task.reader} on ${task.target.url}: ${why}\n${stderr.slice(-2000)}`));
-      }
-    });
+  return spawnNode([script.path, JSON.stringify(task)], { timeoutMs }).then((output) => {
+    const line = output.stdout.split('\n').find((l) => l.startsWith(MARK));
+    if (output.code !== 0 || line === undefined) {
+      throw new Error(
+        `${task.reader} on ${task.target.url}: ${howItEnded(output)}\n${output.stderr.slice(-2000)}`,
+      );
+    }
+    return JSON.parse(line.slice(MARK.length)) as ChildResult;
   });
 }
 
