@@ -1,16 +1,8 @@
-// Each crawl in a fresh process, so its time and peak memory are its own. Both crawlers run
-// as plain JavaScript: waymark as its built CLI (`dist/cli/bin.js`, as the package ships),
-// sitemap-generator from `crawl-peer-child.ts` compiled with the project's tsc into a temp
-// directory (Node's type stripping would add some 17 MB of RSS to its process alone). Both
-// get `crawl-child-preload` through `node --import`, which reports the peak RSS (VmHWM) at
-// exit and refuses any connection off 127.0.0.1.
-
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { howItEnded, spawnNode } from './child-output.ts';
+import { compileForChild, howItEnded, spawnNode } from './child-process.ts';
 import type { PreloadReport } from './crawl-child-preload.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,27 +22,15 @@ export interface ChildScripts {
 
 /** Compiles the preload and the peer's script into `dir`; falls back to the sources. */
 export async function buildChildScripts(dir: string): Promise<ChildScripts> {
-  const out = join(dir, 'out');
-  const config = join(dir, 'tsconfig.json');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: join(REPO, 'tsconfig.json'),
-      compilerOptions: { noEmit: false, outDir: out, rootDir: REPO, declaration: false },
-      files: [PRELOAD, PEER, join(REPO, 'bench', 'peers.d.ts')],
-      include: [],
-    }),
-  );
-  await runQuiet([join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], REPO);
-  const compiled = (path: string) => join(out, relative(REPO, path).replace(/\.ts$/, '.js'));
-  if (!existsSync(compiled(PRELOAD)) || !existsSync(compiled(PEER))) {
-    return { preload: PRELOAD, peer: PEER, compiled: false };
-  }
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  // `sitemap-generator` resolves as from the sources.
-  symlinkSync(join(REPO, 'bench', 'node_modules'), join(out, 'bench', 'node_modules'), 'dir');
-  return { preload: compiled(PRELOAD), peer: compiled(PEER), compiled: true };
+  const compiled = await compileForChild(REPO, dir, [
+    PRELOAD,
+    PEER,
+    join(REPO, 'bench', 'peers.d.ts'),
+  ]);
+  const preload = compiled(PRELOAD);
+  const peer = compiled(PEER);
+  if (preload === null || peer === null) return { preload: PRELOAD, peer: PEER, compiled: false };
+  return { preload, peer, compiled: true };
 }
 
 /**
@@ -64,22 +44,14 @@ export async function ensureDist(): Promise<string> {
   );
   const newest = Math.max(...sources.map((name) => statSync(join(REPO, 'src', name)).mtimeMs));
   if (built >= newest) return 'dist/ is up to date with src/';
-  const code = await runQuiet(
+  const { code } = await spawnNode(
     [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    REPO,
+    { cwd: REPO, timeoutMs: 300_000 },
   );
   if (!existsSync(WAYMARK_BIN)) throw new Error(`building dist/ failed (tsc exit code ${code})`);
   return built === 0
     ? 'dist/ was missing: built it (tsc -p tsconfig.build.json)'
     : 'dist/ was older than src/: rebuilt it (tsc -p tsconfig.build.json)';
-}
-
-function runQuiet(args: readonly string[], cwd: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    spawn(process.execPath, args, { cwd, stdio: 'ignore' })
-      .on('close', resolve)
-      .on('error', () => resolve(null));
-  });
 }
 
 export interface ChildRun {

@@ -6,12 +6,11 @@
 // the child prints one JSON line with the result.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
-import { howItEnded, spawnNode } from './child-output.ts';
+import { compileForChild, howItEnded, spawnNode } from './child-process.ts';
 import { loadReader, type ReadTarget } from './sitemap-readers.ts';
 
 export interface ChildTask {
@@ -43,32 +42,8 @@ const MARK = 'sitemap-child-result ';
 
 /** Compiles this script and its imports into `dir`; falls back to the sources on failure. */
 export async function buildChildScript(dir: string): Promise<ChildScript> {
-  const out = join(dir, 'out');
-  const config = join(dir, 'tsconfig.json');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: join(REPO, 'tsconfig.json'),
-      compilerOptions: { noEmit: false, outDir: out, rootDir: REPO, declaration: false },
-      files: [SCRIPT],
-      include: [],
-    }),
-  );
-  const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-  // Type errors still emit JavaScript; only a missing output is a failure.
-  await new Promise((resolve) => {
-    spawn(process.execPath, [tsc, '-p', config], { stdio: 'ignore' })
-      .on('close', resolve)
-      .on('error', resolve);
-  });
-  const path = join(out, relative(REPO, SCRIPT).replace(/\.ts$/, '.js'));
-  if (!existsSync(path)) return { path: SCRIPT, compiled: false };
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  // Bare imports (htmlparser2, sitemap, sitemapper) resolve as from the sources.
-  symlinkSync(join(REPO, 'node_modules'), join(out, 'node_modules'), 'dir');
-  symlinkSync(join(REPO, 'bench', 'node_modules'), join(out, 'bench', 'node_modules'), 'dir');
-  return { path, compiled: true };
+  const path = (await compileForChild(REPO, dir, [SCRIPT]))(SCRIPT);
+  return path === null ? { path: SCRIPT, compiled: false } : { path, compiled: true };
 }
 
 /** Runs `task` in a new `node` process; rejects if it fails or outlives `timeoutMs`. */
