@@ -7,7 +7,7 @@
 // Run with `npm run bench:crawl`; `-- --pages <n>` and `-- --large <n>` (0: none) resize it.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   buildChildScripts,
@@ -31,7 +31,13 @@ import {
   verdict,
 } from './lib/crawl-report.ts';
 import { type SiteHandle, startSite } from './lib/crawl-site-server.ts';
-import { formatDuration, formatNumber, formatRatio, formatTable } from './lib/timing.ts';
+import {
+  formatDuration,
+  formatNumber,
+  formatRatio,
+  formatTable,
+  machineLine,
+} from './lib/timing.ts';
 
 const PAGES = numberOption('--pages', 10_000);
 const LARGE = numberOption('--large', 20_000);
@@ -53,10 +59,7 @@ try {
   console.log(
     `Crawl benchmark: waymark vs sitemap-generator ${PEER_VERSION} (simplecrawler ${CRAWLER_VERSION})`,
   );
-  console.log(
-    `Node ${process.version}, ${process.platform} ${process.arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${cpus().length} cores, ${formatNumber(totalmem() / 2 ** 30, 1)} GiB RAM`,
-  );
+  console.log(machineLine());
   console.log(await ensureDist());
   const scripts = await buildChildScripts(join(root, 'child'));
 

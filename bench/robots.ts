@@ -2,7 +2,6 @@
 // real-world files. First agreement, then parse speed, check speed and a pathological pattern.
 // Run with `npm run bench:robots`.
 
-import { cpus } from 'node:os';
 import {
   type Contender,
   parseWaymarkBytes,
@@ -21,6 +20,7 @@ import {
   formatNumber,
   formatRatio,
   formatTable,
+  machineLine,
   medianTimes,
   type TimingPlan,
 } from './lib/timing.ts';
@@ -37,9 +37,7 @@ const corpus = loadCorpus(MAX_URLS_PER_FILE);
 const mb = corpus.totalBytes / 1e6;
 
 console.log('robots.txt benchmark: waymark vs robots-parser, robots-txt-parse + robots-txt-guard');
-console.log(
-  `Node ${process.version}, ${process.platform} ${process.arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores`,
-);
+console.log(machineLine());
 console.log(
   `Corpus: ${formatNumber(corpus.files.length)} real-world robots.txt files, ${formatNumber(mb, 2)} MB; ` +
     `${formatNumber(corpus.totalUrls)} URLs derived from their rules (at most ${MAX_URLS_PER_FILE} per file) ` +

@@ -4,7 +4,7 @@
 // Run with `npm run bench:sitemap`; `-- --quick` leaves out everything of 1,000,000 URLs.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bareNodeRss, buildChildScript, runInChild } from './lib/sitemap-child.ts';
 import {
@@ -46,6 +46,7 @@ import {
   formatNumber,
   formatRatio,
   formatTable,
+  machineLine,
   medianTimes,
   type TimingPlan,
 } from './lib/timing.ts';
@@ -85,10 +86,7 @@ const server = await serveDirectory(inputDir);
 
 try {
   console.log('Sitemap benchmark: waymark vs sitemap (sitemap.js) and sitemapper');
-  console.log(
-    `Node ${process.version}, ${process.platform} ${process.arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${cpus().length} cores, ${formatNumber(totalmem() / 2 ** 30, 1)} GiB RAM${QUICK ? '; --quick: 50,000-URL inputs only' : ''}`,
-  );
+  console.log(`${machineLine()}${QUICK ? '; --quick: 50,000-URL inputs only' : ''}`);
   const generating = performance.now();
   const inputs = generateInputs(inputDir, !QUICK);
   const large = [inputs.urlset1m, inputs.urlset1mGzip].filter((f) => f !== null);

@@ -1,3 +1,4 @@
+import { cpus, totalmem } from 'node:os';
 // Round-robin timing with warm-up and medians, and plain-text tables.
 
 export interface TimedCase {
@@ -94,4 +95,13 @@ export function formatDuration(ms: number): string {
 /** How many times faster waymark is: `x` above 1 means waymark wins. */
 export function formatRatio(ratio: number): string {
   return `${formatNumber(ratio, ratio >= 100 ? 0 : ratio >= 10 ? 1 : 2)}x`;
+}
+
+/** The machine a benchmark ran on, for the first lines of its output. */
+export function machineLine(): string {
+  const cores = cpus();
+  return (
+    `Node ${process.version}, ${process.platform} ${process.arch}, ${cores[0]?.model ?? 'unknown CPU'}, ` +
+    `${cores.length} cores, ${formatNumber(totalmem() / 2 ** 30, 1)} GiB RAM`
+  );
 }
