@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isWaymarkError } from '../shared/waymark-error.ts';
+import { escapeXmlAttribute, escapeXmlText } from '../shared/xml/xml-escape.ts';
 import {
   formatSitemapIndex,
   formatUrlset,
@@ -9,7 +10,6 @@ import {
   type UrlsetOptions,
   UrlsetWriter,
 } from './format-sitemap.ts';
-import { escapeXmlAttribute, escapeXmlText } from './internal/xml-escape.ts';
 import type { SitemapUrl, SitemapVideo } from './types.ts';
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';

@@ -1,9 +1,9 @@
 import { concatBytes } from '../shared/bytes.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { chooseEncoding, SNIFF_BYTES, StreamDecoder } from '../shared/xml/text-decoding.ts';
 import { DiagnosticLog } from './internal/diagnostic-log.ts';
 import { EntryCollector } from './internal/entry-collector.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from './internal/protocol-limits.ts';
-import { chooseEncoding, SNIFF_BYTES, StreamDecoder } from './internal/text-decoding.ts';
 import { XmlSitemapReader } from './internal/xml-sitemap-reader.ts';
 import type { SitemapEntry, SitemapKind } from './types.ts';
 

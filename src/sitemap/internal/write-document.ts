@@ -1,8 +1,8 @@
 import { WaymarkError } from '../../shared/waymark-error.ts';
+import { utf8Length } from '../../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from './protocol-limits.ts';
 import { checkInteger, type Fail, quote } from './write-values.ts';
 import { serializeElement, type XmlElement } from './xml-element.ts';
-import { utf8Length } from './xml-escape.ts';
 
 /** sitemaps.org: at most 50,000 URLs (or child sitemaps) per file. */
 /** sitemaps.org and Google: at most 50 MiB per file, uncompressed. */

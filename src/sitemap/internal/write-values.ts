@@ -1,5 +1,5 @@
+import { forbiddenXmlChar } from '../../shared/xml/xml-escape.ts';
 import { MAX_URL_LENGTH } from './protocol-limits.ts';
-import { forbiddenXmlChar } from './xml-escape.ts';
 
 /** Throws for the entry being written; the message names the field and the problem. */
 export type Fail = (message: string) => never;

@@ -1,4 +1,4 @@
-import { escapeXmlAttribute, escapeXmlText } from './xml-escape.ts';
+import { escapeXmlAttribute, escapeXmlText } from '../../shared/xml/xml-escape.ts';
 
 /**
  * One element to write. Values are already checked (no character XML 1.0 forbids) and

@@ -1,3 +1,5 @@
+import { NamespaceScope } from '../../shared/xml/namespace-scope.ts';
+import { XmlTokenizer } from '../../shared/xml/xml-tokenizer.ts';
 import type { SitemapKind } from '../types.ts';
 import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { EntryCollector } from './entry-collector.ts';
@@ -11,8 +13,7 @@ import {
   urlDraft,
 } from './entry-drafts.ts';
 import { clip, trimXml } from './loc.ts';
-import { CONVENTIONAL_PREFIXES, EXTENSIONS, NamespaceScope, SITEMAP_NS } from './namespaces.ts';
-import { XmlTokenizer } from './xml-tokenizer.ts';
+import { CONVENTIONAL_PREFIXES, EXTENSIONS, SITEMAP_NS } from './namespaces.ts';
 
 const ROOT_KINDS: Readonly<Record<string, SitemapKind>> = {
   urlset: 'urlset',

@@ -1,7 +1,8 @@
-// Bytes to text for sitemaps. The encoding comes from the BOM, then the HTTP charset, then
-// the XML declaration (sitemaps must be UTF-8, but real ones declare ISO-8859-1, send
-// Windows-1252 or UTF-16 with a BOM). TextDecoder streams every encoding needed except
-// ISO-8859-1, which WHATWG maps to Windows-1252: that one is decoded by hand, exactly.
+// Bytes to text for XML documents (sitemaps, navigational sitemaps). The encoding comes from
+// the BOM, then the HTTP charset, then the XML declaration (sitemaps must be UTF-8, but real
+// ones declare ISO-8859-1, send Windows-1252 or UTF-16 with a BOM). TextDecoder streams every
+// encoding needed except ISO-8859-1, which WHATWG maps to Windows-1252: that one is decoded
+// by hand, exactly.
 
 export type SitemapEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'iso-8859-1' | 'windows-1252';
 
