@@ -7,10 +7,11 @@ import {
   type SitemapWriteResult,
 } from './internal/write-document.ts';
 import {
+  elementMarkup,
   extensionsUsed,
   indexElement,
   type SitemapExtension,
-  urlElement,
+  urlMarkup,
 } from './internal/write-url.ts';
 import { checkOrigin, type Fail } from './internal/write-values.ts';
 import type { SitemapIndexEntry, SitemapUrl } from './types.ts';
@@ -106,7 +107,7 @@ export class UrlsetWriter extends DocumentWriter<SitemapUrl> {
         root: 'urlset',
         rootAttributes,
         noun: 'url',
-        element: (entry, fail) => urlElement(entry, elementOptions, fail),
+        markup: (entry, fail, indent) => urlMarkup(entry, elementOptions, fail, indent),
       },
       options,
     );
@@ -136,7 +137,7 @@ export class SitemapIndexWriter extends DocumentWriter<SitemapIndexEntry> {
         root: 'sitemapindex',
         rootAttributes: [['xmlns', SITEMAP_NS]],
         noun: 'sitemap',
-        element: (entry, fail) => indexElement(entry, origin, fail),
+        markup: (entry, fail, indent) => elementMarkup(indexElement(entry, origin, fail), indent),
       },
       options,
     );

@@ -148,6 +148,8 @@ export async function writeSitemaps(
  */
 class EntrySource {
   readonly #iterator: Iterator<SitemapUrl> | AsyncIterator<SitemapUrl>;
+  /** The same iterator when it is synchronous: read without an `await` per entry. */
+  readonly #syncIterator: Iterator<SitemapUrl> | null;
   #carry: { readonly entry: SitemapUrl } | undefined;
   /** The iterator threw (so it is finished, and its error is the caller's). */
   failed = false;
@@ -156,17 +158,21 @@ class EntrySource {
   urls = 0;
 
   constructor(entries: Iterable<SitemapUrl> | AsyncIterable<SitemapUrl>) {
-    this.#iterator =
-      Symbol.asyncIterator in entries
-        ? entries[Symbol.asyncIterator]()
-        : (entries as Iterable<SitemapUrl>)[Symbol.iterator]();
+    if (Symbol.asyncIterator in entries) {
+      this.#iterator = entries[Symbol.asyncIterator]();
+      this.#syncIterator = null;
+    } else {
+      this.#syncIterator = (entries as Iterable<SitemapUrl>)[Symbol.iterator]();
+      this.#iterator = this.#syncIterator;
+    }
   }
 
   /** One part's markup, in chunks, until the part is full or the entries end. */
   async *part(writer: UrlsetWriter): AsyncGenerator<string> {
     let buffer = writer.open();
     for (;;) {
-      const next = this.#carry ?? (await this.#next());
+      const next =
+        this.#carry ?? (this.#syncIterator === null ? await this.#next() : this.#nextSync());
       this.#carry = undefined;
       if (next === null) break;
       const result = writer.write(next.entry);
@@ -193,6 +199,21 @@ class EntrySource {
       this.failed = true;
       throw error;
     }
+    return this.#box(next);
+  }
+
+  #nextSync(): { readonly entry: SitemapUrl } | null {
+    let next: IteratorResult<SitemapUrl>;
+    try {
+      next = (this.#syncIterator as Iterator<SitemapUrl>).next();
+    } catch (error) {
+      this.failed = true;
+      throw error;
+    }
+    return this.#box(next);
+  }
+
+  #box(next: IteratorResult<SitemapUrl>): { readonly entry: SitemapUrl } | null {
     if (next.done === true) {
       this.done = true;
       return null;

@@ -19,6 +19,10 @@ export function forbiddenXmlChar(text: string): string | null {
 }
 
 const TEXT_SPECIALS = /[&<>"'\r]/g;
+// The same set without the global flag: `test` on it keeps no state between calls, and most
+// values have nothing to escape, so a test is cheaper than a replace with a callback.
+const HAS_TEXT_SPECIAL = /[&<>"'\r]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const ATTRIBUTE_SPECIALS = /[&<>"'\t\n\r]/g;
 
 const REFERENCES: Readonly<Record<string, string>> = {
@@ -43,7 +47,7 @@ function reference(char: string): string {
  * appear). Expects text already checked with {@link forbiddenXmlChar}.
  */
 export function escapeXmlText(text: string): string {
-  return text.replace(TEXT_SPECIALS, reference);
+  return HAS_TEXT_SPECIAL.test(text) ? text.replace(TEXT_SPECIALS, reference) : text;
 }
 
 /** An attribute value for a double-quoted attribute; whitespace kept as references. */
@@ -53,6 +57,7 @@ export function escapeXmlAttribute(text: string): string {
 
 /** Bytes `text` takes in UTF-8, without encoding it (the pure core has no `Buffer`). */
 export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -2,7 +2,6 @@ import { WaymarkError } from '../../shared/waymark-error.ts';
 import { utf8Length } from '../../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from './protocol-limits.ts';
 import { checkInteger, type Fail, quote } from './write-values.ts';
-import { serializeElement, type XmlElement } from './xml-element.ts';
 
 /** sitemaps.org: at most 50,000 URLs (or child sitemaps) per file. */
 /** sitemaps.org and Google: at most 50 MiB per file, uncompressed. */
@@ -20,7 +19,11 @@ export interface DocumentShape<E> {
   readonly rootAttributes: readonly (readonly [string, string])[];
   /** `url` or `sitemap`, for messages. */
   readonly noun: string;
-  readonly element: (entry: E, fail: Fail) => XmlElement;
+  /**
+   * The entry's element as markup, validated, ending in a line break; nested `indent` deep
+   * per level when pretty (`null`: the element on one line).
+   */
+  readonly markup: (entry: E, fail: Fail, indent: string | null) => string;
 }
 
 export interface DocumentLimits {
@@ -46,6 +49,9 @@ export class DocumentWriter<E> {
   readonly #head: string;
   readonly #tail: string;
   #state: State = 'new';
+  /** The entry being written, named in a failure's message only when there is one. */
+  #entry: unknown;
+  readonly #fail: Fail;
   #urls = 0;
   #bytes = 0;
 
@@ -54,6 +60,12 @@ export class DocumentWriter<E> {
       throw new WaymarkError('invalid-argument', `cannot write ${shape.root}: ${message}`);
     };
     this.#shape = shape;
+    this.#fail = (message) => {
+      throw new WaymarkError(
+        'invalid-argument',
+        `cannot write sitemap ${shape.noun} ${describe(this.#entry)}: ${message}`,
+      );
+    };
     this.maxUrls = Number(
       checkInteger(limits.maxUrls ?? MAX_SITEMAP_URLS, 'maxUrls', 1, MAX_SITEMAP_URLS, fail),
     );
@@ -85,20 +97,15 @@ export class DocumentWriter<E> {
 
   write(entry: E): SitemapWriteResult {
     this.#expect('open', 'write');
-    const label = describe(entry);
-    const fail: Fail = (message) => {
-      throw new WaymarkError(
-        'invalid-argument',
-        `cannot write sitemap ${this.#shape.noun} ${label}: ${message}`,
-      );
-    };
     if (this.#urls >= this.maxUrls) return { written: false, full: 'max-urls' };
-    const element = this.#shape.element(entry, fail);
-    const xml = `${serializeElement(element, this.#indent, 1)}${this.#indent === null ? '\n' : ''}`;
+    this.#entry = entry;
+    const xml = this.#shape.markup(entry, this.#fail, this.#indent);
     const bytes = utf8Length(xml);
     if (this.#bytes + bytes + utf8Length(this.#tail) > this.maxBytes) {
       if (this.#urls === 0) {
-        fail(`needs ${bytes} bytes, so no document of at most ${this.maxBytes} bytes can hold it`);
+        this.#fail(
+          `needs ${bytes} bytes, so no document of at most ${this.maxBytes} bytes can hold it`,
+        );
       }
       return { written: false, full: 'max-bytes' };
     }

@@ -80,28 +80,94 @@ const W3C_DATETIME =
  */
 export function checkDatetime(value: unknown, field: string, fail: Fail): string {
   if (typeof value !== 'string') fail(`${field} is not a string`);
+  if (isNormalDatetime(value)) return value;
+  const normal = normalizeDatetime(value);
+  if (normal.problem !== undefined) fail(`${field} ${quote(value)} ${normal.problem}`);
+  return normal.value;
+}
+
+/** {@link checkDatetime}'s rules by the book: the normal form, or what is wrong. */
+export function normalizeDatetime(
+  value: string,
+): { readonly value: string; readonly problem?: undefined } | { readonly problem: string } {
   const m = W3C_DATETIME.exec(value);
-  const hint = 'is not a W3C Datetime with a full date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm)';
-  if (m === null) fail(`${field} ${quote(value)} ${hint}`);
+  if (m === null) {
+    return {
+      problem: 'is not a W3C Datetime with a full date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm)',
+    };
+  }
   const [, y = '', mo = '', d = '', hh, mm, ss, fraction = '', zone] = m;
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    fail(`${field} ${quote(value)} is not a calendar date`);
+    return { problem: 'is not a calendar date' };
   }
-  if (hh === undefined || mm === undefined || zone === undefined) return `${y}-${mo}-${d}`;
+  if (hh === undefined || mm === undefined || zone === undefined)
+    return { value: `${y}-${mo}-${d}` };
   if (Number(hh) > 23 || Number(mm) > 59 || Number(ss ?? '0') > 59) {
-    fail(`${field} ${quote(value)} is not a time of day`);
+    return { problem: 'is not a time of day' };
   }
   // xsd:dateTime allows zones from -14:00 to +14:00.
   if (
     zone.length > 1 &&
     (Number(zone.slice(4)) > 59 || Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)) > 14 * 60)
   ) {
-    fail(`${field} ${quote(value)} has a time zone outside ±14:00`);
+    return { problem: 'has a time zone outside ±14:00' };
   }
-  return `${y}-${mo}-${d}T${hh}:${mm}:${ss ?? '00'}${fraction}${zone.toUpperCase()}`;
+  return { value: `${y}-${mo}-${d}T${hh}:${mm}:${ss ?? '00'}${fraction}${zone.toUpperCase()}` };
+}
+
+/**
+ * The value is already what {@link checkDatetime} would return: `YYYY-MM-DD`,
+ * `YYYY-MM-DDThh:mm:ssZ` or `YYYY-MM-DDThh:mm:ss±hh:mm`, in range. Checked by hand
+ * because nearly every lastmod has one of these forms, and a match, its eight captures
+ * and a rebuilt string cost more than the rest of writing the entry.
+ */
+export function isNormalDatetime(value: string): boolean {
+  const length = value.length;
+  if (length !== 10 && length !== 20 && length !== 25) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  if (value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    return false;
+  }
+  if (length === 10) return true;
+  if (value.charCodeAt(10) !== 0x54 /* T */) return false;
+  if (value.charCodeAt(13) !== COLON || value.charCodeAt(16) !== COLON) return false;
+  const hours = digitsAt(value, 11, 2);
+  const minutes = digitsAt(value, 14, 2);
+  const seconds = digitsAt(value, 17, 2);
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) {
+    return false;
+  }
+  const sign = value.charCodeAt(19);
+  if (length === 20) return sign === 0x5a /* Z */;
+  if ((sign !== 0x2b /* + */ && sign !== DASH) || value.charCodeAt(22) !== COLON) return false;
+  const zoneHours = digitsAt(value, 20, 2);
+  const zoneMinutes = digitsAt(value, 23, 2);
+  return (
+    zoneHours >= 0 &&
+    zoneMinutes >= 0 &&
+    zoneMinutes <= 59 &&
+    zoneHours * 60 + zoneMinutes <= 14 * 60
+  );
+}
+
+const DASH = 0x2d;
+const COLON = 0x3a;
+
+/** The number written by `count` ASCII digits at `start`, or -1 when one is not a digit. */
+function digitsAt(value: string, start: number, count: number): number {
+  let number = 0;
+  for (let i = start; i < start + count; i++) {
+    const digit = value.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
 }
 
 function daysInMonth(year: number, month: number): number {
