@@ -136,3 +136,85 @@ describe('walkSitemaps against a real server on 127.0.0.1', () => {
     assert.match(reports[0]?.skipped ?? '', /network error/);
   });
 });
+
+describe('walkSitemaps requests the next sitemap while it reads a URL set', () => {
+  const FIRST_PATHS = Array.from({ length: 41 }, (_, i) => `/first/${i}`);
+  let server: TestServer;
+  let secondRequested: () => void = () => {};
+  const secondArrived = new Promise<void>((resolve) => {
+    secondRequested = resolve;
+  });
+  let thirdReleased: () => void = () => {};
+  const thirdClosed = new Promise<void>((resolve) => {
+    thirdReleased = resolve;
+  });
+  before(async () => {
+    const o = () => server.origin;
+    server = await startTestServer({
+      // Sends 40 entries (past the 1 KiB the reader needs to settle the encoding), then the
+      // last one only once the next sitemap has been requested: a walker that waits for this
+      // body to end before asking for the next one stalls here.
+      '/first.xml': async (_, res) => {
+        const document = urlset(o(), FIRST_PATHS);
+        const cut = document.lastIndexOf('  <url>');
+        res.writeHead(200, xml);
+        res.write(document.slice(0, cut));
+        await secondArrived;
+        res.end(document.slice(cut));
+      },
+      '/second.xml': (_, res) => {
+        secondRequested();
+        res.writeHead(200, xml);
+        res.end(urlset(o(), ['/three']));
+      },
+      // Half a document, then nothing: only a client that lets go of it closes it.
+      '/third.xml': (_, res) => {
+        res.on('close', thirdReleased);
+        res.writeHead(200, xml);
+        res.write(urlset(o(), ['/four']).slice(0, 60));
+      },
+    });
+  });
+  after(() => server.close());
+
+  test('the second sitemap is requested before the first has ended', async () => {
+    const locs: string[] = [];
+    const reports: SitemapReport[] = [];
+    const walk = walkSitemaps([server.url('/first.xml'), server.url('/second.xml')], {
+      timeoutMs: 20_000,
+      onSitemap: (report) => reports.push(report),
+    });
+    for await (const { entry } of walk) locs.push(entry.loc);
+    assert.deepEqual(
+      locs,
+      [...FIRST_PATHS, '/three'].map((p) => server.url(p)),
+    );
+    assert.deepEqual(
+      reports.map((r) => [r.url, r.entries, r.skipped]),
+      [
+        [server.url('/first.xml'), 41, null],
+        [server.url('/second.xml'), 1, null],
+      ],
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/first.xml', '/second.xml'],
+    );
+  });
+
+  test('stopping early releases the sitemap requested ahead', { timeout: 10_000 }, async () => {
+    const before = server.requests.length;
+    const walk = walkSitemaps([server.url('/second.xml'), server.url('/third.xml')]);
+    for await (const { entry } of walk) {
+      assert.equal(entry.loc, server.url('/three'));
+      break;
+    }
+    // /third.xml was requested ahead (the walk was inside /second.xml's only batch), never
+    // read, and let go: its server sees the connection close (else this test times out).
+    await thirdClosed;
+    assert.deepEqual(
+      server.requests.slice(before).map((r) => r.path),
+      ['/second.xml', '/third.xml'],
+    );
+  });
+});

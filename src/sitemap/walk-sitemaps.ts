@@ -1,6 +1,6 @@
-import { type FetchFunction, openWithLimits } from '../http/index.ts';
+import { type FetchFunction, type OpenedResponse, openWithLimits } from '../http/index.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
-import { parseSitemap } from './read-sitemap.ts';
+import { parseSitemapBatches } from './read-sitemap.ts';
 import type { SitemapKind, SitemapUrl } from './types.ts';
 
 export interface WalkSitemapsOptions {
@@ -20,6 +20,12 @@ export interface WalkSitemapsOptions {
   readonly maxDepth?: number;
   /** Sitemap documents fetched in all. Default 1,000. */
   readonly maxSitemaps?: number;
+  /**
+   * Request the next sitemap while the current URL set is read, so the server's work and
+   * the transfer overlap with parsing (default true). Its time cap then starts with that
+   * request. Only a sitemap the walk is sure to read next is requested early.
+   */
+  readonly prefetch?: boolean;
   /** Called once per sitemap document, after it was read (or failed). */
   readonly onSitemap?: (report: SitemapReport) => void;
   readonly signal?: AbortSignal;
@@ -81,40 +87,110 @@ export async function* walkSitemaps(
   const stack: Pending[] = [...(typeof urls === 'string' ? [urls] : urls)]
     .reverse()
     .map((url) => ({ url, parent: null, depth: 0 }));
-  while (stack.length > 0) {
-    options.signal?.throwIfAborted();
-    const pending = stack.pop() as Pending;
-    const key = canonical(pending.url);
-    const skip = (skipped: string) => options.onSitemap?.(sitemapReport(pending, { skipped }));
-    if (seen.has(key)) {
-      skip('already read in this walk (a loop or a duplicate)');
-      continue;
+  /** The next sitemap, requested early (see `prefetch`). */
+  // Set by requestNext, a closure, which narrowing cannot see: hence the cast.
+  let early = null as { readonly pending: Pending; readonly opening: Promise<Opening> } | null;
+  const requestNext = (): void => {
+    const next = stack.at(-1);
+    if (options.prefetch === false || next === undefined || fetched >= maxSitemaps) return;
+    if (seen.has(canonical(next.url))) return;
+    early = { pending: next, opening: open(next.url, options) };
+  };
+  try {
+    while (stack.length > 0) {
+      options.signal?.throwIfAborted();
+      const pending = stack.pop() as Pending;
+      const key = canonical(pending.url);
+      const skip = (skipped: string) => options.onSitemap?.(sitemapReport(pending, { skipped }));
+      if (seen.has(key)) {
+        skip('already read in this walk (a loop or a duplicate)');
+        continue;
+      }
+      seen.add(key);
+      if (fetched >= maxSitemaps) {
+        skip(`more than ${maxSitemaps} sitemaps (maxSitemaps)`);
+        continue;
+      }
+      fetched++;
+      let opening: Promise<Opening>;
+      if (early?.pending === pending) {
+        opening = early.opening;
+        early = null;
+      } else opening = open(pending.url, options);
+      const report = (fields: Partial<SitemapReport>) =>
+        options.onSitemap?.(sitemapReport(pending, fields));
+      const opened = await opening;
+      if ('failure' in opened) {
+        options.signal?.throwIfAborted();
+        report({ skipped: opened.failure });
+        continue;
+      }
+      const { response } = opened;
+      if (response.status !== 200) {
+        await response.cancel();
+        report({
+          finalUrl: response.url,
+          status: response.status,
+          skipped: `HTTP ${response.status}`,
+        });
+        continue;
+      }
+      const contentType = response.headers.get('content-type');
+      const reading = parseSitemapBatches(response.body, {
+        url: response.url,
+        ...(contentType ? { contentType } : {}),
+        ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+        ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
+      });
+      let entries = 0;
+      const children: string[] = [];
+      const extra: Diagnostic[] = [];
+      for await (const batch of reading) {
+        entries += batch.length;
+        if (reading.kind !== 'index') {
+          // A URL set adds nothing to the stack, so its top is surely what is read next.
+          if (early === null) requestNext();
+          for (const entry of batch) yield { sitemap: pending.url, entry: entry as SitemapUrl };
+        } else if (pending.depth >= maxDepth) {
+          if (extra.length === 0) {
+            extra.push({
+              code: 'max-depth',
+              severity: 'warning',
+              message: `index nested deeper than ${maxDepth} (maxDepth); its sitemaps are not read`,
+              line: 1,
+              column: 1,
+            });
+          }
+        } else {
+          for (const entry of batch) children.push(entry.loc);
+        }
+      }
+      report({
+        finalUrl: response.url,
+        status: response.status,
+        kind: reading.kind,
+        entries,
+        diagnostics: [...extra, ...reading.diagnostics],
+      });
+      for (let i = children.length - 1; i >= 0; i--) {
+        stack.push({ url: children[i] as string, parent: pending.url, depth: pending.depth + 1 });
+      }
     }
-    seen.add(key);
-    if (fetched >= maxSitemaps) {
-      skip(`more than ${maxSitemaps} sitemaps (maxSitemaps)`);
-      continue;
-    }
-    fetched++;
-    const children: string[] = [];
-    yield* readOne(pending, options, children, maxDepth);
-    for (let i = children.length - 1; i >= 0; i--) {
-      stack.push({ url: children[i] as string, parent: pending.url, depth: pending.depth + 1 });
-    }
+  } finally {
+    // Stopped early: release a sitemap requested ahead and never read, without waiting
+    // for it (its server may be slow to answer).
+    void early?.opening.then((opened) => {
+      if ('response' in opened) opened.response.cancel().catch(() => {});
+    });
   }
 }
 
-async function* readOne(
-  pending: Pending,
-  options: WalkSitemapsOptions,
-  children: string[],
-  maxDepth: number,
-): AsyncGenerator<WalkedEntry> {
-  const report = (fields: Partial<SitemapReport>) =>
-    options.onSitemap?.(sitemapReport(pending, fields));
-  let response: Awaited<ReturnType<typeof openWithLimits>>;
+type Opening = { readonly response: OpenedResponse } | { readonly failure: string };
+
+/** Requests one sitemap; a failure is a value, so a request made early cannot go unhandled. */
+async function open(url: string, options: WalkSitemapsOptions): Promise<Opening> {
   try {
-    response = await openWithLimits(pending.url, {
+    const response = await openWithLimits(url, {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -125,50 +201,10 @@ async function* readOne(
         ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
       },
     });
+    return { response };
   } catch (error) {
-    options.signal?.throwIfAborted();
-    report({ skipped: (error as Error).message });
-    return;
+    return { failure: (error as Error).message };
   }
-  if (response.status !== 200) {
-    await response.cancel();
-    report({ finalUrl: response.url, status: response.status, skipped: `HTTP ${response.status}` });
-    return;
-  }
-  const contentType = response.headers.get('content-type');
-  const reading = parseSitemap(response.body, {
-    url: response.url,
-    ...(contentType ? { contentType } : {}),
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
-  });
-  let entries = 0;
-  const extra: Diagnostic[] = [];
-  for await (const entry of reading) {
-    entries++;
-    if (reading.kind !== 'index') {
-      yield { sitemap: pending.url, entry: entry as SitemapUrl };
-    } else if (pending.depth >= maxDepth) {
-      if (extra.length === 0) {
-        extra.push({
-          code: 'max-depth',
-          severity: 'warning',
-          message: `index nested deeper than ${maxDepth} (maxDepth); its sitemaps are not read`,
-          line: 1,
-          column: 1,
-        });
-      }
-    } else {
-      children.push(entry.loc);
-    }
-  }
-  report({
-    finalUrl: response.url,
-    status: response.status,
-    kind: reading.kind,
-    entries,
-    diagnostics: [...extra, ...reading.diagnostics],
-  });
 }
 
 /** A report for `pending`: nothing fetched unless `fields` say otherwise. */
