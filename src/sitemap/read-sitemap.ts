@@ -6,6 +6,14 @@ import type { SitemapDocument, SitemapEntry, SitemapKind } from './types.ts';
 /** Default cap on the bytes read from one document, after decompression: 100 MiB. */
 export const DEFAULT_MAX_SITEMAP_BYTES = 100 * 1024 * 1024;
 
+/**
+ * Input is parsed, and its entries handed out, this much at a time. Large chunks (a file
+ * stream's 64 KiB, a gunzip burst) otherwise keep their decoded text and a few hundred
+ * entries alive while the consumer works through them; live data at a garbage collection is
+ * what makes V8 grow its young generation, so small pieces keep the process's memory low.
+ */
+const PIECE = 16 * 1024;
+
 export interface ReadSitemapOptions extends SitemapParserOptions {
   /**
    * Bytes read, after gzip decompression, before reading stops with an error diagnostic
@@ -94,12 +102,20 @@ export function parseSitemapBatches(
           );
           break;
         }
-        parser.write(chunk);
-        kind = parser.kind;
-        if (queue.length > 0) {
-          const batch = queue;
-          queue = [];
-          yield batch;
+        for (let at = 0; at < chunk.length && !parser.stopped; at += PIECE) {
+          parser.write(
+            chunk.length <= PIECE
+              ? chunk
+              : typeof chunk === 'string'
+                ? chunk.slice(at, at + PIECE)
+                : chunk.subarray(at, at + PIECE),
+          );
+          kind = parser.kind;
+          if (queue.length > 0) {
+            const batch = queue;
+            queue = [];
+            yield batch;
+          }
         }
         if (parser.stopped) break;
       }

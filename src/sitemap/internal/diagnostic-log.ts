@@ -2,41 +2,72 @@ import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
 
 /** Past this many diagnostics of one code, only a count is kept: a broken 50,000-URL file must not make 50,000 of them. */
 const PER_CODE = 100;
-/** Text kept for turning offsets into lines: more than any real entry spans. */
+/** How far back (in characters) line breaks are remembered: more than any real entry spans. */
 const WINDOW = 65_536;
+/** At most this many line breaks are remembered (a stretch of empty lines forgets sooner). */
+const CAPACITY = 8_192;
 
 /**
  * Collects diagnostics with their line and column, capped per code. Positions are offsets in
- * the decoded text; the log keeps only the last stretch of text, so memory stays flat however
- * long the document is.
+ * the decoded text. The log keeps no text, only the offsets of the line breaks in the last
+ * stretch of it, in a ring allocated once outside the JavaScript heap. Holding the text itself
+ * (or a growing array) kept data alive across garbage collections, which made V8 grow its
+ * young generation and the process's memory by tens of megabytes on a large sitemap.
  */
 export class DiagnosticLog {
   readonly #list: Diagnostic[] = [];
   readonly #counts = new Map<string, number>();
-  /** Offset of `#window[0]` in the whole text, and the line it is on. */
-  #windowStart = 0;
-  #windowLine = 1;
-  #window = '';
+  /** Offsets of remembered line breaks: `#count` of them from `#start`, oldest first. */
+  readonly #breaks = new Float64Array(CAPACITY);
+  #start = 0;
+  #count = 0;
+  /** Line breaks forgotten, and the offset of the last one (-1: none yet). */
+  #forgottenBreaks = 0;
+  #lastForgotten = -1;
+  /** Characters fed so far. */
+  #length = 0;
 
   /** Feed every chunk of decoded text, in order, before reporting positions inside it. */
   addText(chunk: string): void {
-    this.#window += chunk;
-    // Keep at least WINDOW chars, so any offset inside the current entry still resolves the
-    // same way however the input was split; drop in large steps to stay linear.
-    if (this.#window.length < 2 * WINDOW) return;
-    const drop = this.#window.length - WINDOW;
-    this.#windowLine += countNewlines(this.#window, 0, drop);
-    this.#windowStart += drop;
-    this.#window = this.#window.slice(drop);
+    const base = this.#length;
+    for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) {
+      if (this.#count === CAPACITY) this.#forget();
+      this.#breaks[(this.#start + this.#count) % CAPACITY] = base + i;
+      this.#count++;
+    }
+    this.#length += chunk.length;
+    const horizon = this.#length - WINDOW;
+    while (this.#count > 0 && (this.#breaks[this.#start] as number) < horizon) this.#forget();
   }
 
-  /** Line and column (1-based) of a text offset; offsets before the window fall back to its start. */
+  /**
+   * Line and column (1-based) of a text offset. An offset on a line that began before the
+   * remembered stretch resolves to that line's start.
+   */
   position(offset: number): { line: number; column: number } {
-    const at = Math.max(0, Math.min(offset - this.#windowStart, this.#window.length));
-    const line = this.#windowLine + countNewlines(this.#window, 0, at);
-    // A line that started before the window gets a column counted from the window's start.
-    const lineStart = at === 0 ? 0 : this.#window.lastIndexOf('\n', at - 1) + 1;
+    const at = Math.max(this.#lastForgotten + 1, Math.min(offset, this.#length));
+    // How many remembered line breaks lie before `at`, by binary search.
+    let low = 0;
+    let high = this.#count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#breakAt(middle) < at) low = middle + 1;
+      else high = middle;
+    }
+    const line = this.#forgottenBreaks + low + 1;
+    const lineStart = (low > 0 ? this.#breakAt(low - 1) : this.#lastForgotten) + 1;
     return { line, column: at - lineStart + 1 };
+  }
+
+  #breakAt(index: number): number {
+    return this.#breaks[(this.#start + index) % CAPACITY] as number;
+  }
+
+  #forget(): void {
+    this.#lastForgotten = this.#breaks[this.#start] as number;
+    this.#forgottenBreaks++;
+    this.#start = (this.#start + 1) % CAPACITY;
+    this.#count--;
   }
 
   report(severity: Severity, code: string, message: string, offset: number): void {
@@ -72,10 +103,4 @@ export class DiagnosticLog {
     }
     return this.#list;
   }
-}
-
-function countNewlines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
