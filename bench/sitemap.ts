@@ -20,6 +20,7 @@ import {
   isWaymark,
   loadReader,
   READER_NAMES,
+  REFERENCE_READER_NAME,
   type ReadTarget,
   type SitemapReader,
 } from './lib/sitemap-readers.ts';
@@ -193,8 +194,9 @@ try {
   };
   // The 50,000-URL reads too: a reader whose memory is flat peaks no higher on 1,000,000.
   const smallForMemory = QUICK ? [inputs.urlset50k, inputs.urlset50kGzip] : [inputs.urlset50k];
+  const reference = await loadReader(REFERENCE_READER_NAME);
   for (const file of smallForMemory) {
-    for (const reader of READERS) await runChild(file, targetOf(file), reader);
+    for (const reader of [...READERS, reference]) await runChild(file, targetOf(file), reader);
   }
   if (inputs.index !== null) {
     console.log(
@@ -210,6 +212,8 @@ try {
         const child = await runChild(file, target, reader);
         results.push({ reader, ms: child.ms, count: child.count });
       }
+      // The memory reference, for section 4 (it reads URL sets only).
+      if (reference.reads.includes(target.kind)) await runChild(file, target, reference);
       largeRows.push(...readTableRows(file, target.kind, results));
       largeVerdicts.push(readVerdict(file.label, target.kind, results, PARSE_TARGET));
     }
@@ -231,7 +235,7 @@ try {
   console.log(
     `\n4. Memory: peak RSS of each read in its own process (${QUICK ? 'the 50,000-URL inputs' : 'the runs of section 3, and of the 50,000-URL file'})\n`,
   );
-  console.log(memoryTable(READERS, runs));
+  console.log(memoryTable([...READERS, reference], runs));
   const bareRss = await bareNodeRss();
   console.log(
     [
@@ -242,12 +246,14 @@ try {
       "i.e. what the reader really kept; '-' when no full GC ran. RSS above that is mostly V8's",
       'own headroom: at a high allocation rate it grows the young generation to tens of MB and',
       'lets garbage build up between full GCs.',
+      `${REFERENCE_READER_NAME}: Node's fetch draining the same body without parsing it, the floor`,
+      'for any reader over HTTP (the HTTP client loaded and its buffers churning).',
       script.compiled
         ? "Each process runs JavaScript that the bench compiled with the project's tsc (waymark as its dist/ ships)."
         : 'The build for the child processes failed: they run the TypeScript sources, whose type stripping adds ~40 MB.',
     ].join('\n'),
   );
-  console.log(`\n${memoryVerdict(runs, MEMORY_LIMIT, LARGE_URLS)}`);
+  console.log(`\n${memoryVerdict(runs, MEMORY_LIMIT, LARGE_URLS, REFERENCE_READER_NAME)}`);
 
   // 5. Write
   console.log(

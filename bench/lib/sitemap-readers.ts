@@ -38,15 +38,22 @@ export interface SitemapReader {
   read(target: ReadTarget, collect: boolean): Promise<ReadOutcome>;
 }
 
+/** Not a contender: Node's fetch draining a body unparsed, the memory floor over HTTP. */
+export const REFERENCE_READER_NAME = 'fetch, no parsing';
+
 /** Every reader, in table order, each loaded with its own library only. */
 const READER_LOADERS: readonly (readonly [string, () => Promise<SitemapReader>])[] = [
   ['waymark', async () => (await import('./sitemap-read-waymark.ts')).waymarkFile],
   ['waymark (HTTP)', async () => (await import('./sitemap-read-waymark.ts')).waymarkHttp],
   ['sitemap', async () => (await import('./sitemap-read-sitemapjs.ts')).sitemapJs],
   ['sitemapper', async () => (await import('./sitemap-read-sitemapper.ts')).sitemapper],
+  [REFERENCE_READER_NAME, async () => (await import('./sitemap-read-fetch.ts')).fetchOnly],
 ];
 
-export const READER_NAMES: readonly string[] = READER_LOADERS.map(([name]) => name);
+/** The contenders, without the memory reference. */
+export const READER_NAMES: readonly string[] = READER_LOADERS.map(([name]) => name).filter(
+  (name) => name !== REFERENCE_READER_NAME,
+);
 
 /** Loads the reader called `name`, and only the library it needs. */
 export function loadReader(name: string): Promise<SitemapReader> {

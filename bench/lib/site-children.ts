@@ -1,0 +1,46 @@
+// The two server processes of the site benchmark, built once as plain JavaScript (as the
+// package ships `dist/`), so neither server pays for type stripping in time or memory.
+
+import { fileURLToPath } from 'node:url';
+import { compileForChild } from './child-process.ts';
+import type { LiveTask } from './site-live-child.ts';
+import { type ServerHandle, startServer } from './site-server.ts';
+import type { StaticTask } from './site-static-child.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const LIVE = fileURLToPath(new URL('./site-live-child.ts', import.meta.url));
+const STATIC = fileURLToPath(new URL('./site-static-child.ts', import.meta.url));
+
+export interface ServerScripts {
+  readonly live: string;
+  readonly static: string;
+  /** False when the build failed and the children run the TypeScript sources. */
+  readonly compiled: boolean;
+}
+
+/** Compiles both child scripts (and waymark's sources they import) into `dir`. */
+export async function buildServerScripts(dir: string): Promise<ServerScripts> {
+  const compiled = await compileForChild(REPO, dir, [LIVE, STATIC]);
+  const live = compiled(LIVE);
+  const staticScript = compiled(STATIC);
+  if (live === null || staticScript === null) {
+    return { live: LIVE, static: STATIC, compiled: false };
+  }
+  return { live, static: staticScript, compiled: true };
+}
+
+/**
+ * The live handler over `task.root`. With `fromSources`, from the TypeScript sources: type
+ * stripping keeps every line and column, so a CPU profile points into `src/` as written.
+ */
+export function startLive(
+  scripts: ServerScripts,
+  task: LiveTask,
+  fromSources = false,
+): Promise<ServerHandle> {
+  return startServer(fromSources ? LIVE : scripts.live, task);
+}
+
+export function startStatic(scripts: ServerScripts, task: StaticTask): Promise<ServerHandle> {
+  return startServer(scripts.static, task);
+}

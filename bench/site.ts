@@ -1,0 +1,347 @@
+// The live site handler: waymark's `createSiteHandler` over a generated content root of
+// 50,000 Markdown documents, against the same bytes served as static files by plain Node
+// `http`, each server in a process of its own, loaded by autocannon from this one. First
+// both servers must give byte-identical answers; then requests/s, latency and throughput
+// side by side for /sitemap.xml (one document of some 46,000 URLs under the default limits),
+// for an index and one of its parts (maxUrls 10,000), and for /robots.txt; then whether the
+// handler is still live (a document added after the runs shows up) and the servers' peak
+// memory.
+// Run with `npm run bench:site`; `-- --duration <s>` (default 6 per run, after a 2 s warm-up:
+// about 1.5 minutes in all), `-- --connections <n>`, `-- --docs <n>`; `-- --profile` adds a
+// CPU profile of the live handler under the same load.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  buildServerScripts,
+  type ServerScripts,
+  startLive,
+  startStatic,
+} from './lib/site-children.ts';
+import { addDocument, type ContentSummary, generateContentRoot } from './lib/site-content.ts';
+import { type LoadPlan, measure } from './lib/site-load.ts';
+import { profileTables, summariseProfile } from './lib/site-profile.ts';
+import {
+  formatMB,
+  formatSize,
+  loadTable,
+  type Measured,
+  ratioOf,
+  verdict,
+} from './lib/site-report.ts';
+import type { ServerHandle, ServerUsage } from './lib/site-server.ts';
+import { compareAnswers, getRaw, snapshot } from './lib/site-snapshot.ts';
+import {
+  formatDuration,
+  formatNumber,
+  formatRatio,
+  formatTable,
+  machineLine,
+} from './lib/timing.ts';
+
+const DOCS = numberOption('--docs', 50_000);
+const PLAN: LoadPlan = {
+  connections: numberOption('--connections', 10),
+  durationS: numberOption('--duration', 6),
+  warmupS: numberOption('--warmup', 2),
+};
+const PROFILE = process.argv.includes('--profile');
+const TARGET = 0.5;
+const INDEX_MAX_URLS = 10_000;
+/** How long the live handler may take to list a document added while it runs. */
+const LIVE_WAIT_MS = 30_000;
+const LIVE_POLL_MS = 50;
+
+interface Setup {
+  readonly name: string;
+  readonly config: { readonly maxUrls?: number };
+  readonly paths: readonly { readonly path: string; readonly judged: boolean }[];
+}
+
+const SETUPS: readonly Setup[] = [
+  {
+    name: 'default limits',
+    config: {},
+    paths: [
+      { path: '/sitemap.xml', judged: true },
+      { path: '/robots.txt', judged: false },
+    ],
+  },
+  {
+    name: `index (maxUrls ${formatNumber(INDEX_MAX_URLS)})`,
+    config: { maxUrls: INDEX_MAX_URLS },
+    paths: [
+      { path: '/sitemap_index.xml', judged: true },
+      { path: '/sitemaps/sitemap-0001.xml', judged: true },
+    ],
+  },
+];
+
+interface Memory {
+  readonly setup: string;
+  readonly server: 'live' | 'static';
+  readonly atStart: ServerUsage;
+  readonly atEnd: ServerUsage;
+}
+
+const started = performance.now();
+const root = mkdtempSync(join(tmpdir(), 'waymark-bench-site-'));
+const contentDir = join(root, 'content');
+mkdirSync(contentDir);
+const open: ServerHandle[] = [];
+
+try {
+  console.log('Site benchmark: the live site handler vs the same bytes as static files');
+  console.log(`${machineLine()}; load average ${loadLine()}`);
+  const content = await generateContentRoot(contentDir, DOCS);
+  printContent(content);
+  const scripts = await buildServerScripts(join(root, 'child'));
+  console.log(
+    [
+      '',
+      'Each server runs in a process of its own on 127.0.0.1; autocannon loads it from the bench',
+      `process: ${PLAN.connections} connections, keep-alive, no pipelining, ${PLAN.warmupS} s warm-up, ` +
+        `then ${PLAN.durationS} s measured, live first, then static.`,
+      '  live    createSiteHandler({ root, config }) through toNodeListener, on node:http',
+      "  static  node:http serving each path's bytes, saved from the live handler: stat, Content-Type,",
+      '          Content-Length, Last-Modified, ETag, fs.createReadStream piped out',
+      scripts.compiled
+        ? "Both run JavaScript compiled by the project's tsc (waymark as its dist/ ships)."
+        : 'The build of the server scripts failed: both run the TypeScript sources.',
+    ].join('\n'),
+  );
+
+  const measured: Measured[] = [];
+  const memory: Memory[] = [];
+  const notes: string[] = [];
+  for (const [i, setup] of SETUPS.entries()) {
+    measured.push(...(await runSetup(scripts, setup, i, content, memory, notes)));
+  }
+
+  console.log(
+    `\n2. Load: requests/s, latency and throughput (${PLAN.connections} connections, ${PLAN.durationS} s each)\n`,
+  );
+  for (const setup of SETUPS) {
+    console.log(`${setup.name}:`);
+    console.log(loadTable(measured.filter((m) => m.setup === setup.name)));
+    console.log('');
+  }
+  console.log(
+    [
+      'req/s: completed requests over the measured run; p50/p99: autocannon latency from sending',
+      'a request to the last byte of its answer (whole ms); MB/s: response bytes received; CPU/req:',
+      "the server process's CPU time (user + system) over the run divided by its requests, the",
+      'figure that moves least between runs on a shared machine; server CPU and autocannon CPU:',
+      'CPU time over wall time of each process (100% is one core).',
+      '',
+      `The machine's load average after the runs: ${loadLine()}; above the core count, other processes were taking CPU from the servers.`,
+      '',
+      verdict(measured, TARGET),
+    ].join('\n'),
+  );
+
+  console.log('\n3. Memory of each server process\n');
+  console.log(
+    formatTable(
+      ['setup', 'server', 'peak RSS at start', 'peak RSS at end'],
+      memory.map((m) => [
+        m.setup,
+        m.server,
+        formatMB(m.atStart.peakRss),
+        formatMB(m.atEnd.peakRss),
+      ]),
+    ),
+  );
+  console.log(
+    '\nat start: once it listens, before any request; at end: after every run of its setup ' +
+      '(peak RSS: Linux VmHWM of the whole process).',
+  );
+  if (notes.length > 0) console.log(`\n${notes.join('\n')}`);
+
+  if (PROFILE) await profileLive(scripts);
+
+  const worst = Math.min(...measured.filter((m) => m.judged).map(ratioOf));
+  const livePeak = Math.max(
+    ...memory.filter((m) => m.server === 'live').map((m) => m.atEnd.peakRss),
+  );
+  console.log(
+    [
+      '',
+      'Targets:',
+      `- live >= ${formatRatio(TARGET)} the requests/s of static files on every sitemap path: ` +
+        `${formatRatio(worst)}, ${worst >= TARGET ? 'met' : 'NOT met'}`,
+      `- live peak RSS with ${formatNumber(DOCS)} documents: ${formatMB(livePeak)}`,
+    ].join('\n'),
+  );
+} finally {
+  await Promise.allSettled(open.map((server) => server.close()));
+  rmSync(root, { recursive: true, force: true });
+  console.log(`\nTotal bench time: ${formatDuration(performance.now() - started)}`);
+}
+
+/** One handler configuration: agreement, then each path under load, live and static. */
+async function runSetup(
+  scripts: ServerScripts,
+  setup: Setup,
+  index: number,
+  content: ContentSummary,
+  memory: Memory[],
+  notes: string[],
+): Promise<Measured[]> {
+  const live = track(await startLive(scripts, { root: contentDir, config: setup.config }));
+  const liveAtStart = await live.usage();
+  const paths = setup.paths.map((p) => p.path);
+  const first = await getRaw(`${live.origin}${paths[0]}`);
+  const files = await snapshot(live.origin, paths, join(root, 'static', String(index)));
+  const baseline = track(await startStatic(scripts, { files }));
+  const staticAtStart = await baseline.usage();
+
+  console.log(`\n1. Agreement, ${setup.name} (config ${JSON.stringify(setup.config)})\n`);
+  const rows: string[][] = [];
+  const sizes = new Map<string, number>();
+  for (const { path } of setup.paths) {
+    const difference = await compareAnswers(path, live.origin, baseline.origin);
+    if (difference !== null) throw new Error(`live and static answers differ: ${difference}`);
+    const body = (await getRaw(`${live.origin}${path}`)).body;
+    sizes.set(path, body.length);
+    rows.push([path, formatSize(body.length), describe(body.toString('utf8'))]);
+  }
+  console.log(formatTable(['path', 'body', 'content'], rows));
+  console.log(
+    `Both servers answer each path with the same status, Content-Type and bytes. The live server ` +
+      `listened ${formatDuration(live.startMs)} after spawn and answered its first ${paths[0]} ` +
+      `in ${formatDuration(first.ms)}.`,
+  );
+  if (index === 0) console.log(expectedLine(content, first.body.toString('utf8')));
+
+  const results: Measured[] = [];
+  for (const { path, judged } of setup.paths) {
+    const liveResult = await measure(live, path, PLAN);
+    const staticResult = await measure(baseline, path, PLAN);
+    results.push({
+      setup: setup.name,
+      path,
+      bodyBytes: sizes.get(path) ?? 0,
+      judged,
+      live: liveResult,
+      static: staticResult,
+    });
+  }
+  if (index === 0) notes.push(await liveCheck(live, paths[0] ?? '/sitemap.xml'));
+
+  memory.push(
+    { setup: setup.name, server: 'live', atStart: liveAtStart, atEnd: await live.usage() },
+    { setup: setup.name, server: 'static', atStart: staticAtStart, atEnd: await baseline.usage() },
+  );
+  await live.close();
+  await baseline.close();
+  return results;
+}
+
+/** Adds a document while the handler runs; how long until `path` lists it. */
+async function liveCheck(live: ServerHandle, path: string): Promise<string> {
+  const added = await addDocument(contentDir, String(Date.now()));
+  const since = performance.now();
+  try {
+    while (performance.now() - since < LIVE_WAIT_MS) {
+      const body = (await getRaw(`${live.origin}${path}`)).body.toString('utf8');
+      if (body.includes(`/${added.alias}</loc>`)) {
+        return (
+          `Still live: a document added after the runs above was in ${path} ` +
+          `${formatDuration(performance.now() - since)} later.`
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, LIVE_POLL_MS));
+    }
+    return `NOT live: a document added after the runs was not in ${path} within ${formatDuration(LIVE_WAIT_MS)}.`;
+  } finally {
+    await added.remove();
+  }
+}
+
+/**
+ * With `--profile`: the live handler again, from its sources, under the same load after the
+ * same warm-up, with V8's profiler running over the measured runs only (not the first scan).
+ */
+async function profileLive(scripts: ServerScripts): Promise<void> {
+  const dir = join(root, 'profile');
+  mkdirSync(dir, { recursive: true });
+  for (const [i, setup] of SETUPS.entries()) {
+    const live = track(await startLive(scripts, { root: contentDir, config: setup.config }, true));
+    const judged = setup.paths.filter((p) => p.judged).map((p) => p.path);
+    await getRaw(`${live.origin}${judged[0]}`);
+    for (const path of judged)
+      await measure(live, path, { ...PLAN, durationS: PLAN.warmupS, warmupS: 0 });
+    const file = join(dir, `${i}.cpuprofile`);
+    await live.startProfile();
+    const rates: string[] = [];
+    for (const path of judged) {
+      const result = await measure(live, path, { ...PLAN, warmupS: 0 });
+      rates.push(`${path} ${formatNumber(result.requestsPerS, 1)} req/s`);
+    }
+    await live.stopProfile(file);
+    await live.close();
+    const { busyMs, lines } = summariseProfile(file);
+    console.log(
+      `\n4. Profile of the live handler, ${setup.name}: ${rates.join(', ')} while profiled ` +
+        `(${formatDuration(busyMs)} busy; from the TypeScript sources)\n`,
+    );
+    console.log(profileTables(lines, 15));
+  }
+}
+
+function track(server: ServerHandle): ServerHandle {
+  open.push(server);
+  return server;
+}
+
+/** What a body holds: URLs of a urlset, parts of an index, lines of a text file. */
+function describe(body: string): string {
+  const count = (pattern: RegExp) => formatNumber(body.match(pattern)?.length ?? 0);
+  if (body.includes('<urlset')) return `urlset, ${count(/<url>/g)} URLs`;
+  if (body.includes('<sitemapindex')) return `sitemap index, ${count(/<sitemap>/g)} parts`;
+  return `text, ${count(/\n/g)} lines`;
+}
+
+/** The URLs listed against what the generator expects the handler to list. */
+function expectedLine(content: ContentSummary, sitemap: string): string {
+  const locs = sitemap.match(/<loc>/g)?.length ?? 0;
+  const byId = sitemap.match(/<loc>[^<]*\/id\/[0-9a-f]+<\/loc>/g)?.length ?? 0;
+  const same = locs === content.listed && locs - byId === content.listedAliases;
+  return (
+    `${formatNumber(locs)} URLs listed, ${formatNumber(locs - byId)} of them at an alias; the generator ` +
+    `made ${formatNumber(content.listed)} public documents without noindex, ${formatNumber(content.listedAliases)} ` +
+    `with an alias${same ? ' (as expected)' : ' (NOT as expected)'}.`
+  );
+}
+
+function printContent(content: ContentSummary): void {
+  console.log(
+    [
+      '',
+      `Content root: ${formatNumber(content.documents)} Markdown documents (${formatMB(content.bytes)} with sidecars) ` +
+        `in ${formatNumber(content.folders)} folders 1-4 deep, written in ${formatDuration(content.ms)}`,
+      `  ${formatNumber(content.sidecars)} with a sidecar (.meta.yaml, a title each): ${formatNumber(content.aliases)} ` +
+        `with an alias, ${formatNumber(content.noindex)} noindex, ${formatNumber(content.restricted)} ` +
+        `restricted or denied, ${formatNumber(content.broken)} with an invalid value (so not public)`,
+      `  ${formatNumber(content.otherFiles)} other files (images, text, stray YAML); modification times ` +
+        'spread over three years; 5% .markdown',
+      `  expected in the sitemap: ${formatNumber(content.listed)} documents`,
+    ].join('\n'),
+  );
+}
+
+/** The 1- and 5-minute load averages, beside the number of cores they compare with. */
+function loadLine(): string {
+  const [one = 0, five = 0] = loadavg();
+  return `${formatNumber(one, 2)} / ${formatNumber(five, 2)} (1 / 5 min)`;
+}
+
+function numberOption(flag: string, fallback: number): number {
+  const at = process.argv.indexOf(flag);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} takes a whole number`);
+  return value;
+}
