@@ -1,6 +1,8 @@
 import { isWaymarkError } from '../shared/waymark-error.ts';
 import { crawlCommand } from './commands/crawl.ts';
+import { navmapCommand } from './commands/navmap.ts';
 import { robots } from './commands/robots.ts';
+import { serveCommand } from './commands/serve.ts';
 import { sitemap } from './commands/sitemap.ts';
 import { commandGroup } from './internal/command-group.ts';
 import { type CliIo, EXIT_OK, EXIT_USAGE } from './io.ts';
@@ -8,7 +10,9 @@ import { type CliIo, EXIT_OK, EXIT_USAGE } from './io.ts';
 /** Every top-level command. Registering one here is all it takes to add it. */
 const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
   crawl: crawlCommand,
+  navmap: navmapCommand,
   robots,
+  serve: serveCommand,
   sitemap,
 });
 

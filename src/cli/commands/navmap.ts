@@ -1,0 +1,177 @@
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  explainNavmapDiscovery,
+  loadNavmap,
+  loadNavmapFile,
+  type NavmapDiscoveryStep,
+  type NavmapFormat,
+  type NavmapTree,
+  parseNavmap,
+  renderNavmap,
+} from '../../navmap/index.ts';
+import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { displayName, readInput } from '../internal/input.ts';
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
+
+const NAME = 'waymark navmap';
+
+const HELP = `Find the navigational sitemap (standard-sitemap) a page names and print its outline.
+
+Usage: ${NAME} <page-url|file> [options]
+
+Arguments:
+  <page-url|file>       a page URL (fetched), a saved page, or a navigational sitemap file
+
+Options:
+      --json            print the whole tree as JSON
+      --html            print the tree as a nested <nav><ul> to embed in a page
+      --headers <file>  the saved page's response headers ("Name: value" lines; a status
+                        line is skipped); without it the file is taken as text/html
+      --base <url>      the saved file's URL (default: its file: URL)
+      --user-agent <ua> User-Agent for every fetch (default waymark/<version>)
+  -h, --help            show this help
+
+A file whose root element is <sitemap> in the standard-sitemap namespace is read directly,
+with --base as its URL. Only locations the page names are ever fetched.
+Problems go to stderr as source:line: severity: message.
+Exit status: 0 when printed without errors, 1 when the page names no navigational sitemap
+or a document had errors, 2 on a usage error.
+`;
+
+const STEP_NAMES: Readonly<Record<string, string>> = {
+  'opt-header': 'Opt header (RFC 2774) and its NN-Location header',
+  'legacy-header': 'X-Standard-Sitemap-Location header',
+  link: '<link rel="schema.p"> with <link rel="p.location">',
+  'legacy-link': '<link rel="standard-sitemap">',
+  preference: 'user preference',
+};
+
+export const navmapCommand: CliCommand = {
+  summary: 'find the navigational sitemap a page names and print its outline',
+  run: async (args: readonly string[], io: CliIo) => {
+    const { values, positionals } = parseCommandArgs(NAME, args, {
+      json: { type: 'boolean' },
+      html: { type: 'boolean' },
+      headers: { type: 'string' },
+      base: { type: 'string' },
+      'user-agent': { type: 'string' },
+    });
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const [source, ...extra] = positionals;
+    if (source === undefined) throw usageError(NAME, 'missing the page URL or file');
+    if (extra.length > 0) throw usageError(NAME, `one page at a time (got ${positionals.length})`);
+    if (values.json && values.html) throw usageError(NAME, '--json and --html exclude each other');
+    if (values.base !== undefined && !URL.canParse(values.base)) {
+      throw usageError(NAME, `--base is not an absolute URL: ${values.base}`);
+    }
+    const format: NavmapFormat = values.json ? 'json' : values.html ? 'html' : 'text';
+    const userAgent = values['user-agent'] ?? `waymark/${io.version}`;
+
+    const isUrl = /^https?:\/\//i.test(source);
+    if (isUrl && values.headers !== undefined) {
+      throw usageError(NAME, '--headers is for a saved page, not a URL');
+    }
+    const tree = isUrl
+      ? await fromUrl(source, userAgent, io)
+      : await fromFile(source, values.base, values.headers, userAgent, io);
+    if (tree === null) return EXIT_PROBLEMS;
+    return print(tree, format, io);
+  },
+};
+
+async function fromUrl(url: string, userAgent: string, io: CliIo): Promise<NavmapTree | null> {
+  const load = await loadNavmap(url, { userAgent });
+  if (load.tree === null) {
+    io.stderr(notFound(load.page.url, load.discovery.steps));
+    return null;
+  }
+  return load.tree;
+}
+
+async function fromFile(
+  file: string,
+  base: string | undefined,
+  headersFile: string | undefined,
+  userAgent: string,
+  io: CliIo,
+): Promise<NavmapTree | null> {
+  const body = await readInput(file, io);
+  const url = base ?? (file === '-' ? 'file:///stdin' : pathToFileURL(resolve(file)).href);
+  const headers = headersFile === undefined ? [] : headerLines(await readInput(headersFile, io));
+  const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  // The saved response's charset overrides the file's XML declaration, as it would have.
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  const read = charset === undefined ? {} : { charset };
+  const asNavmap = parseNavmap(body, { url, ...read });
+  if (asNavmap.root !== null) {
+    // A navigational sitemap itself: its externals are fetched when its URL is http(s).
+    return /^https?:/i.test(url) ? loadNavmapFile(url, { body, userAgent, ...read }) : asNavmap;
+  }
+  if (contentType === undefined) headers.push(['content-type', 'text/html']);
+  const { location, steps } = await explainNavmapDiscovery({ url, headers, body });
+  if (location === null) {
+    io.stderr(notFound(displayName(file), steps));
+    return null;
+  }
+  if (/^https?:/i.test(location.url)) return loadNavmapFile(location.url, { userAgent });
+  if (location.url.startsWith('file:')) {
+    const sitemap = await readInput(fileURLToPath(location.url), io);
+    return parseNavmap(sitemap, { url: location.url });
+  }
+  io.stderr(
+    `${NAME}: cannot read ${printable(location.url)}: only http(s) and file: URLs are read\n`,
+  );
+  return null;
+}
+
+/** `Name: value` lines of a saved response; a status line and anything else is skipped. */
+function headerLines(bytes: Uint8Array): [string, string][] {
+  const out: [string, string][] = [];
+  for (const line of new TextDecoder().decode(bytes).split(/\r\n|\r|\n/)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /^HTTP\//i.test(line)) continue;
+    const name = line.slice(0, colon).trim();
+    if (/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) out.push([name, line.slice(colon + 1).trim()]);
+  }
+  return out;
+}
+
+function notFound(page: string, steps: readonly NavmapDiscoveryStep[]): string {
+  const lines = steps.map(
+    (s) =>
+      `  ${s.step}. ${STEP_NAMES[s.via] ?? s.via}: ${s.outcome === 'skipped' ? 'skipped, ' : ''}${printable(s.detail)}`,
+  );
+  return `${NAME}: ${printable(page)} names no navigational sitemap (nothing else is guessed). Tried:\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Messages quote the page's headers and the sitemap's values: control characters (and bidi
+ * controls) are shown as escapes so they cannot drive the terminal. The outline itself is
+ * made safe by renderNavmap.
+ */
+function printable(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, '0')}`
+        : `\\u${code.toString(16).padStart(4, '0')}`;
+    },
+  );
+}
+
+function print(tree: NavmapTree, format: NavmapFormat, io: CliIo): number {
+  let failed = tree.root === null;
+  for (const d of tree.diagnostics) {
+    io.stderr(`${printable(`${d.url}:${d.line}: ${d.severity}: ${d.message} [${d.code}]`)}\n`);
+    if (d.severity === 'error') failed = true;
+  }
+  if (tree.root !== null) io.stdout(renderNavmap(tree, format));
+  return failed ? EXIT_PROBLEMS : EXIT_OK;
+}

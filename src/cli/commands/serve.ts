@@ -1,0 +1,108 @@
+import { type SiteServer, startSiteServer } from '../../site/start-site-server.ts';
+import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { type CliCommand, type CliIo, EXIT_OK } from '../io.ts';
+
+const NAME = 'waymark serve';
+
+const HELP = `Serve a content root: live robots.txt and sitemaps, and the documents themselves.
+
+Usage: ${NAME} <root> [options]
+
+Arguments:
+  <root>                the content root: every file in it is a document; .md and
+                        .markdown files are rendered; <file>.meta.yaml is its sidecar
+
+Options:
+  -p, --port <n>        port to listen on (8080; 0 picks a free one)
+      --host <address>  address to listen on (127.0.0.1)
+  -c, --config <file>   site configuration (default: <root>/waymark.site.yaml, followed live)
+      --revalidate <m>  watch (default: file-system events) or stat (stat every file per
+                        request, for file systems without reliable watching)
+  -h, --help            show this help
+
+Serves /robots.txt, /sitemap.xml (an index and /sitemaps/ parts past the limits), each
+document at its alias and at /id/<hex>, and at / a noindex list of the sitemap's pages.
+Problems with sidecars and the configuration are printed at start. Stops on Ctrl-C.
+`;
+
+/** How the command waits to be stopped; tests pass an AbortSignal instead of signals. */
+export interface ServeCommandOptions {
+  readonly stop?: AbortSignal;
+  /** Called once the server listens, with it. */
+  readonly onListening?: (server: SiteServer) => void;
+}
+
+/**
+ * `waymark serve`, with a way to stop it other than a process signal.
+ *
+ * @example
+ * ```ts
+ * const stop = new AbortController();
+ * const exit = createServeCommand({ stop: stop.signal }).run(['content', '--port', '0'], io);
+ * stop.abort();
+ * await exit; // 0
+ * ```
+ */
+export function createServeCommand(options: ServeCommandOptions = {}): CliCommand {
+  return {
+    summary: 'serve a content root with live robots.txt and sitemaps',
+    run: async (args: readonly string[], io: CliIo) => {
+      const { values, positionals } = parseCommandArgs(NAME, args, {
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        config: { type: 'string', short: 'c' },
+        revalidate: { type: 'string' },
+      });
+      if (values.help) {
+        io.stdout(HELP);
+        return EXIT_OK;
+      }
+      const [root, ...extra] = positionals;
+      if (root === undefined) throw usageError(NAME, 'missing the content root');
+      if (extra.length > 0) throw usageError(NAME, `one content root (got ${positionals.length})`);
+      const port = values.port === undefined ? 8080 : Number(values.port);
+      if (!/^\d{1,5}$/.test(values.port ?? '8080') || port > 65535) {
+        throw usageError(NAME, `--port is a number from 0 to 65535, not "${values.port}"`);
+      }
+      const revalidate = values.revalidate ?? 'watch';
+      if (revalidate !== 'watch' && revalidate !== 'stat') {
+        throw usageError(NAME, `--revalidate is watch or stat, not "${revalidate}"`);
+      }
+      const server = await startSiteServer({
+        root,
+        port,
+        host: values.host ?? '127.0.0.1',
+        revalidate,
+        ...(values.config === undefined ? {} : { configFile: values.config }),
+      });
+      for (const d of await server.handler.diagnostics()) {
+        io.stderr(`${d.path}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      }
+      io.stdout(`${NAME}: ${root} at ${server.origin}/ (sitemap: ${server.origin}/sitemap.xml)\n`);
+      options.onListening?.(server);
+      await stopped(options.stop);
+      await server.close();
+      return EXIT_OK;
+    },
+  };
+}
+
+/** The command as registered: runs until SIGINT or SIGTERM. */
+export const serveCommand: CliCommand = createServeCommand();
+
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal !== undefined) {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+      return;
+    }
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}

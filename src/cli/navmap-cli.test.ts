@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import { NAVMAP_NS } from '../navmap/index.ts';
+import { runCliForTest } from './test-support/run-cli.ts';
+
+const XML = { 'content-type': 'application/xml' };
+const HTML = { 'content-type': 'text/html' };
+const MAP = `<sitemap xmlns="${NAVMAP_NS}" xmlns:xlink="http://www.w3.org/1999/xlink">
+  <item name="Home" url="/" role="home"><item name="Docs" url="/docs/"/><external xlink:href="more.xml"/></item>
+</sitemap>`;
+const MORE = `<sitemap xmlns="${NAVMAP_NS}"><item name="More" url="/more"/></sitemap>`;
+
+describe('waymark navmap', () => {
+  let server: TestServer;
+  let dir: string;
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'waymark-navmap-'));
+    server = await startTestServer({
+      '/page': {
+        headers: { ...HTML, opt: `"${NAVMAP_NS}"; ns=42`, '42-location': '/nav/map.xml' },
+        body: '<p>page</p>',
+      },
+      '/plain': { headers: HTML, body: '<link rel="sitemap" href="/sitemap.xml">' },
+      '/nav/map.xml': { headers: XML, body: MAP },
+      '/nav/more.xml': { headers: XML, body: MORE },
+    });
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const outline = (origin: string) =>
+    `Home <${origin}/> {home}\n  Docs <${origin}/docs/>\n  More <${origin}/more>\n\nRoles:\n  home: Home <${origin}/>\n`;
+
+  test('a page URL: discovers, fetches and prints the outline', async () => {
+    const result = await runCliForTest(['navmap', server.url('/page')]);
+    assert.equal(result.stderr, '');
+    assert.equal(result.stdout, outline(server.origin));
+    assert.equal(result.code, 0);
+  });
+
+  test('--json and --html', async () => {
+    const json = await runCliForTest(['navmap', server.url('/page'), '--json']);
+    assert.equal(json.code, 0);
+    const tree = JSON.parse(json.stdout) as { root: { children: { label: string }[] } };
+    assert.equal(tree.root.children[0]?.label, 'Home');
+    const html = await runCliForTest(['navmap', server.url('/page'), '--html']);
+    assert.equal(html.code, 0);
+    assert.match(
+      html.stdout,
+      /^<nav class="navmap">\n {2}<ul>\n {4}<li><a href="http:\/\/127\.0\.0\.1:\d+\/">Home<\/a>/,
+    );
+  });
+
+  test('a page that names nothing: exit 1, the five steps, and no other request', async () => {
+    const before = server.requests.length;
+    const result = await runCliForTest(['navmap', server.url('/plain')]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /names no navigational sitemap/);
+    for (const step of [
+      '1. Opt header',
+      '2. X-Standard-Sitemap-Location',
+      '3. <link rel="schema.p">',
+      '4. <link rel="standard-sitemap">',
+      '5. user preference',
+    ]) {
+      assert.ok(result.stderr.includes(step), step);
+    }
+    assert.deepEqual(
+      server.requests.slice(before).map((r) => r.path),
+      ['/plain'],
+    );
+  });
+
+  test('a saved page with --headers and --base', async () => {
+    const page = file('page.html', '<p>saved</p>');
+    const headers = file(
+      'headers.txt',
+      `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nOpt: "${NAVMAP_NS}"; ns=42\r\n42-Location: /nav/map.xml\r\n`,
+    );
+    const result = await runCliForTest([
+      'navmap',
+      page,
+      '--headers',
+      headers,
+      '--base',
+      server.url('/saved/page.html'),
+    ]);
+    assert.equal(result.stdout, outline(server.origin));
+    assert.equal(result.code, 0);
+  });
+
+  test('a saved page without headers is read as text/html', async () => {
+    const page = file(
+      'linked.html',
+      `<link rel="schema.nav" href="${NAVMAP_NS}"><link rel="nav.location" href="../nav/map.xml">`,
+    );
+    const result = await runCliForTest(['navmap', page, '--base', server.url('/docs/x.html')]);
+    assert.equal(result.stdout, outline(server.origin));
+  });
+
+  test('a saved page that is not HTML: the HTML steps are reported as skipped', async () => {
+    const page = file('data.txt', '<link rel="standard-sitemap" href="/nav/map.xml">');
+    const headers = file('plain.txt', 'Content-Type: text/plain\n');
+    const result = await runCliForTest(['navmap', page, '--headers', headers]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /3\. .*skipped, the page is not HTML \(Content-Type text\/plain\)/);
+  });
+
+  test('a navigational sitemap file is read directly; with an http --base its externals are fetched', async () => {
+    const map = file('map.xml', MAP);
+    const result = await runCliForTest(['navmap', map, '--base', server.url('/nav/map.xml')]);
+    assert.equal(result.stdout, outline(server.origin));
+    const local = await runCliForTest(['navmap', map]);
+    assert.equal(local.code, 0);
+    assert.match(
+      local.stdout,
+      /^Home <file:\/\/\/> \{home\}\n {2}Docs <file:\/\/\/docs\/>\n {2}\[not loaded: file:\/\/.*more\.xml\]/,
+    );
+    assert.match(local.stderr, /info: .*more\.xml is not loaded/);
+  });
+
+  test('usage errors exit 2', async () => {
+    assert.equal((await runCliForTest(['navmap'])).code, 2);
+    assert.equal((await runCliForTest(['navmap', 'a', 'b'])).code, 2);
+    assert.equal(
+      (await runCliForTest(['navmap', server.url('/page'), '--json', '--html'])).code,
+      2,
+    );
+    assert.equal((await runCliForTest(['navmap', 'x.html', '--base', 'not a url'])).code, 2);
+    const help = await runCliForTest(['navmap', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--headers <file>/);
+  });
+});

@@ -1,0 +1,183 @@
+// `waymark serve` end to end: the real server on 127.0.0.1, crawled by the real
+// `waymark crawl`, yields exactly the URL set of its own /sitemap.xml.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { SiteServer } from '../site/start-site-server.ts';
+import { createServeCommand } from './commands/serve.ts';
+import type { CliIo } from './io.ts';
+import { runCliForTest } from './test-support/run-cli.ts';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/content/', import.meta.url));
+
+interface Running {
+  readonly server: SiteServer;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  stop(): Promise<number>;
+}
+
+/** Runs `waymark serve <args>` in-process until stop(). */
+async function serve(args: readonly string[]): Promise<Running> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: (text) => {
+      out += text;
+    },
+    stderr: (text) => {
+      err += text;
+    },
+    readStdin: async () => new Uint8Array(),
+    readFile: async () => new Uint8Array(),
+    openFile: () => {
+      throw new Error('not used');
+    },
+    env: {},
+    stderrIsTTY: false,
+    version: '0.0.0-test',
+  };
+  const stop = new AbortController();
+  let listening: (server: SiteServer) => void = () => {};
+  const started = new Promise<SiteServer>((resolve) => {
+    listening = resolve;
+  });
+  const exit = createServeCommand({ stop: stop.signal, onListening: listening }).run(args, io);
+  const server = await Promise.race([
+    started,
+    exit.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`))),
+  ]);
+  return {
+    server,
+    stdout: () => out,
+    stderr: () => err,
+    stop: () => {
+      stop.abort();
+      return exit;
+    },
+  };
+}
+
+async function sitemapUrls(origin: string): Promise<string[]> {
+  const xml = await (await fetch(`${origin}/sitemap.xml`)).text();
+  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '').sort();
+}
+
+async function crawledUrls(origin: string, extra: readonly string[] = []): Promise<string[]> {
+  const result = await runCliForTest([
+    'crawl',
+    `${origin}/`,
+    '--format',
+    'text',
+    '--rate',
+    '0',
+    '--quiet',
+    ...extra,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  return result.stdout.split('\n').filter(Boolean).sort();
+}
+
+describe('waymark serve', () => {
+  test('crawling the served example root yields its sitemap, links alone or with sitemaps', async () => {
+    const running = await serve([EXAMPLE, '--port', '0']);
+    try {
+      const origin = running.server.origin;
+      assert.match(running.stdout(), new RegExp(`at ${origin.replaceAll('.', '\\.')}/`));
+      assert.equal(running.stderr(), '', 'the example root has no problems');
+      const sitemap = await sitemapUrls(origin);
+      for (const path of ['/about', '/about/team', '/menu'])
+        assert.ok(sitemap.includes(origin + path), path);
+      for (const path of ['/imprint', '/staff/pricing'])
+        assert.ok(!sitemap.includes(origin + path), path);
+      assert.equal(sitemap.length, 4);
+      assert.deepEqual(await crawledUrls(origin, ['--no-sitemaps']), sitemap);
+      assert.deepEqual(await crawledUrls(origin), sitemap);
+    } finally {
+      assert.equal(await running.stop(), 0);
+    }
+  });
+
+  test('served documents: rendered Markdown, canonical id pages, noindex, refusals', async () => {
+    const running = await serve([EXAMPLE, '--port', '0']);
+    try {
+      const origin = running.server.origin;
+      const about = await fetch(`${origin}/about`);
+      assert.equal(about.headers.get('content-type'), 'text/html; charset=utf-8');
+      const html = await about.text();
+      assert.match(html, /<title>About us<\/title>/);
+      assert.match(html, /<a href="\/about\/team">team page<\/a>/);
+      assert.match(html, new RegExp(`<link rel="canonical" href="${origin}/about">`));
+      // The /id/ page of an aliased document points crawlers at the alias.
+      const team = await (await fetch(`${origin}/about/team`)).text();
+      assert.doesNotMatch(
+        team,
+        /staff\/pricing|pricing-notes\.md/,
+        'the link to a restricted document is dropped',
+      );
+      assert.match(team, /live in the pricing notes\./);
+      const imprint = await fetch(`${origin}/imprint`);
+      assert.equal(imprint.headers.get('x-robots-tag'), 'noindex');
+      assert.equal((await fetch(`${origin}/staff/pricing`)).status, 403);
+      const menu = await (await fetch(`${origin}/menu`)).text();
+      const textLink = /href="(\/id\/[0-9a-f]+)">opening-hours\.txt/.exec(menu)?.[1];
+      assert.ok(textLink !== undefined);
+      const text = await fetch(origin + textLink);
+      assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.match(await text.text(), /Monday to Friday/);
+      const byId = await (await fetch(`${origin}/id/c0ffee01`)).text();
+      assert.match(byId, new RegExp(`<link rel="canonical" href="${origin}/menu">`));
+      assert.equal((await fetch(`${origin}/menu/`, { redirect: 'manual' })).status, 301);
+      const robots = await (await fetch(`${origin}/robots.txt`)).text();
+      assert.ok(!robots.includes('/cms'), 'the example admin path stays private');
+      assert.match(robots, /User-agent: GPTBot\nDisallow: \/\n/);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('a change on disk shows in the next sitemap and crawl, with --config and --revalidate stat', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-serve-'));
+    const root = join(dir, 'content');
+    cpSync(EXAMPLE, root, { recursive: true });
+    const config = join(dir, 'site.yaml');
+    writeFileSync(config, 'trailingSlash: always\n');
+    for (const mode of ['watch', 'stat']) {
+      const running = await serve([root, '--port', '0', '--config', config, '--revalidate', mode]);
+      try {
+        const origin = running.server.origin;
+        writeFileSync(join(root, `news-${mode}.md`), '# News\n\nBack to the [menu](menu.md).\n');
+        writeFileSync(join(root, `news-${mode}.md.meta.yaml`), `alias: news/${mode}\n`);
+        writeFileSync(join(root, 'menu.md'), `# Menu\n\n[News](news-${mode}.md)\n`);
+        const sitemap = await sitemapUrls(origin);
+        assert.ok(sitemap.includes(`${origin}/news/${mode}/`), sitemap.join(' '));
+        assert.deepEqual(await crawledUrls(origin, ['--no-sitemaps']), sitemap);
+      } finally {
+        await running.stop();
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('usage errors', async () => {
+    const CASES: [args: string[], message: RegExp][] = [
+      [['serve'], /missing the content root/],
+      [['serve', EXAMPLE, '--port', 'x'], /--port is a number/],
+      [['serve', EXAMPLE, '--port', '70000'], /--port is a number/],
+      [['serve', EXAMPLE, '--revalidate', 'poll'], /--revalidate is watch or stat/],
+      [['serve', EXAMPLE, EXAMPLE], /one content root/],
+      [['serve', '/nonexistent/waymark-root', '--port', '0'], /cannot read the content root/],
+    ];
+    for (const [args, message] of CASES) {
+      const result = await runCliForTest(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+    }
+    const help = await runCliForTest(['serve', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: waymark serve <root>/);
+  });
+});

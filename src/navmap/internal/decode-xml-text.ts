@@ -1,0 +1,152 @@
+// Bytes to text for a navigational sitemap, per RFC 7303: a BOM, then the HTTP charset,
+// then the XML declaration, then UTF-8. The shared chooser does the choosing; this adds a
+// note when the HTTP charset overrode a different declaration, and reads encodings the
+// shared decoder does not know with TextDecoder when it knows them.
+
+import {
+  chooseEncoding,
+  type SitemapEncoding,
+  SNIFF_BYTES,
+  StreamDecoder,
+} from '../../shared/xml/text-decoding.ts';
+
+export interface DecodedText {
+  readonly text: string;
+  /** The encoding used, as a label. */
+  readonly encoding: string;
+  /** Problems, each as [severity, code, message], reported at the start of the document. */
+  readonly notes: readonly (readonly ['warning' | 'info', string, string])[];
+}
+
+const DECLARATION = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/;
+
+/**
+ * Decodes a whole document. Never throws: bytes that are not valid in the chosen encoding
+ * become U+FFFD, with a warning.
+ *
+ * @example
+ * ```ts
+ * decodeXmlText(bytes, 'iso-8859-1').text;
+ * ```
+ */
+export function decodeXmlText(input: Uint8Array | string, charset?: string): DecodedText {
+  if (typeof input === 'string') {
+    const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    return { text, encoding: 'utf-16', notes: [] };
+  }
+  const notes: ['warning' | 'info', string, string][] = [];
+  const contentType = charset === undefined ? undefined : `application/xml; charset=${charset}`;
+  const head = input.subarray(0, SNIFF_BYTES);
+  const choice = chooseEncoding(head, contentType);
+  const body = input.subarray(choice.bomLength);
+  // An HTTP charset the shared decoder does not know still overrides the declaration.
+  const sent = choice.source === 'bom' || choice.source === 'http' ? null : (charset ?? null);
+  if (sent !== null) {
+    const overriding = textDecoderFor(sent);
+    if (overriding !== null) {
+      return { text: overriding.decode(body), encoding: overriding.encoding, notes };
+    }
+    notes.push([
+      'warning',
+      'unsupported-encoding',
+      `the HTTP charset "${sent}" is not a known encoding; it is ignored`,
+    ]);
+  }
+  if (choice.unsupported !== null) {
+    const fallback = textDecoderFor(choice.unsupported);
+    if (fallback !== null) {
+      return { text: fallback.decode(body), encoding: fallback.encoding, notes };
+    }
+    notes.push([
+      'warning',
+      'unsupported-encoding',
+      `encoding "${choice.unsupported}" is not supported; read as UTF-8`,
+    ]);
+  }
+  const encoding = choice.source === 'bom' ? choice.encoding : checkedUnits(choice, head, notes);
+  const decoder = new StreamDecoder(encoding);
+  const text = decoder.decode(body, true);
+  if (decoder.invalid) {
+    notes.push([
+      'warning',
+      'invalid-encoding',
+      `bytes that are not valid ${encoding} were replaced with U+FFFD`,
+    ]);
+  }
+  if (choice.source === 'http') {
+    const declared = DECLARATION.exec(text.slice(0, SNIFF_BYTES))?.[1];
+    if (declared !== undefined && !sameEncoding(declared, charset ?? '')) {
+      notes.push([
+        'info',
+        'charset-overrides-declaration',
+        `the HTTP charset "${charset}" overrides the declared encoding "${declared}"`,
+      ]);
+    }
+  }
+  return { text, encoding, notes };
+}
+
+type Units = 'utf-16le' | 'utf-16be' | 'single';
+
+/**
+ * What the first two bytes show, when they are the start of an XML document (`<` or
+ * whitespace): two-byte units in either order, single bytes, or nothing (null).
+ */
+function unitsOf(head: Uint8Array): Units | null {
+  const [a = -1, b = -1] = head;
+  if (START.has(a) && b === 0) return 'utf-16le';
+  if (a === 0 && START.has(b)) return 'utf-16be';
+  if (START.has(a) && b > 0) return 'single';
+  return null;
+}
+
+/** `<`, space, tab, line feed, carriage return. */
+const START: ReadonlySet<number> = new Set([0x3c, 0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * The chosen encoding, checked against the bytes (XML 1.0 Appendix F). A document cannot
+ * start with `<` in one byte and be UTF-16, nor with `<` in two bytes and be anything else:
+ * a label that says otherwise would lose the whole document, so the bytes decide, with a
+ * warning. UTF-16 without a BOM takes its byte order from the bytes as well.
+ */
+function checkedUnits(
+  choice: ReturnType<typeof chooseEncoding>,
+  head: Uint8Array,
+  notes: ['warning' | 'info', string, string][],
+): SitemapEncoding {
+  const units = unitsOf(head);
+  const sixteen = choice.encoding === 'utf-16le' || choice.encoding === 'utf-16be';
+  const named = choice.source === 'http' ? 'the HTTP charset' : 'the declaration';
+  if (units === null || units === choice.encoding) return choice.encoding;
+  if (units === 'single') {
+    if (!sixteen) return choice.encoding;
+    notes.push([
+      'warning',
+      'encoding-mismatch',
+      `${named} says UTF-16, but the document starts with single-byte characters; read as UTF-8`,
+    ]);
+    return 'utf-8';
+  }
+  if (!sixteen) {
+    notes.push([
+      'warning',
+      'encoding-mismatch',
+      `the document is UTF-16 (${units === 'utf-16le' ? 'little' : 'big'}-endian) by its bytes${choice.source === 'default' ? ', without a BOM' : `, though ${named} says ${choice.encoding}`}; read as UTF-16`,
+    ]);
+  }
+  return units;
+}
+
+function textDecoderFor(label: string): TextDecoder | null {
+  try {
+    return new TextDecoder(label, { ignoreBOM: true });
+  } catch {
+    return null;
+  }
+}
+
+function sameEncoding(a: string, b: string): boolean {
+  if (a.toLowerCase() === b.toLowerCase()) return true;
+  const left = textDecoderFor(a)?.encoding;
+  return left !== undefined && left === textDecoderFor(b)?.encoding;
+}

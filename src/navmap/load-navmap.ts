@@ -1,0 +1,231 @@
+import { type FetchFunction, fetchWithLimits } from '../http/index.ts';
+import { isWaymarkError, WaymarkError } from '../shared/waymark-error.ts';
+import {
+  type DiscoverNavmapOptions,
+  explainNavmapDiscovery,
+  type NavmapDiscovery,
+} from './discover-navmap.ts';
+import { assembleNavmap, type NavmapFile } from './internal/navmap-assembler.ts';
+import { readNavmapDocument } from './internal/navmap-document.ts';
+import { checkedMaxFiles, checkedMaxNodes, documentUrl } from './internal/navmap-options.ts';
+import { mediaType } from './internal/page-headers.ts';
+import { NAVMAP_ACCEPT } from './navmap-names.ts';
+import type { NavmapLocation, NavmapTree } from './types.ts';
+
+/** Options of {@link loadNavmapFile}: how files are fetched, and the caps. */
+export interface LoadNavmapFileOptions {
+  /** The `fetch` to use (a test double, a proxy-aware fetch). Default: the global one. */
+  readonly fetch?: FetchFunction;
+  /** Sent with every request, page and sitemap alike. Default `waymark`. */
+  readonly userAgent?: string;
+  /** `Accept-Language`, sent with every request when given. */
+  readonly acceptLanguage?: string;
+  /** `Accept-Encoding`, sent with every request when given (else the fetch's own default). */
+  readonly acceptEncoding?: string;
+  /**
+   * More request headers sent with every request (a cookie, if the caller's policy sends
+   * one). `Accept` here is ignored: each request sets its own.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Time cap per file, in milliseconds. Default 15,000. */
+  readonly timeoutMs?: number;
+  /** Size cap per file, in bytes (after content decoding). Default 10 MiB. */
+  readonly maxBytes?: number;
+  /** Most sitemap files read, the root included; at most (and by default) 32. */
+  readonly maxFiles?: number;
+  /** Most nodes built; default 100,000. */
+  readonly maxNodes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link loadNavmap}. */
+export interface LoadNavmapOptions extends LoadNavmapFileOptions, DiscoverNavmapOptions {}
+
+/** What {@link loadNavmap} found. */
+export interface NavmapLoad {
+  /** The page after redirects, and its status. */
+  readonly page: { readonly url: string; readonly status: number };
+  /** Every discovery step tried, and the location found (or null). */
+  readonly discovery: NavmapDiscovery;
+  readonly location: NavmapLocation | null;
+  /**
+   * The tree, or null when the page names no sitemap. When the sitemap itself cannot be
+   * fetched or is not a navigational sitemap, the tree has no root and says why.
+   */
+  readonly tree: NavmapTree | null;
+}
+
+const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.8';
+const XML_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
+
+/**
+ * Fetches a page, discovers its navigational sitemap, fetches that under the same request
+ * conditions (User-Agent, Accept-Encoding, Accept-Language and any extra headers; only
+ * `Accept` changes, to `application/xml, text/xml`), follows `external` references (each
+ * file once, at most 32, each under the size and time caps) and returns the tree. A failed
+ * external costs only its branch, with a diagnostic. Throws a `WaymarkError` (`io-failed`)
+ * only when the page itself cannot be fetched.
+ *
+ * @example
+ * ```ts
+ * const { location, tree } = await loadNavmap('https://ex.org/docs/p.html', { userAgent: 'MyBrowser/1.0' });
+ * if (tree?.root) console.log(renderNavmap(tree, 'text'));
+ * ```
+ */
+export async function loadNavmap(
+  pageUrl: string,
+  options: LoadNavmapOptions = {},
+): Promise<NavmapLoad> {
+  // A bad option is the caller's mistake: said before anything is fetched.
+  checkedMaxFiles(options.maxFiles);
+  checkedMaxNodes(options.maxNodes);
+  const page = await fetchWithLimits(pageUrl, {
+    ...limitsOf(options),
+    headers: requestHeaders(options, PAGE_ACCEPT),
+  });
+  const discovery = await explainNavmapDiscovery(
+    { url: page.url, status: page.status, headers: page.headers, body: page.body },
+    options,
+  );
+  const location = discovery.location;
+  const tree = location === null ? null : await loadNavmapFile(location.url, options);
+  return { page: { url: page.url, status: page.status }, discovery, location, tree };
+}
+
+/**
+ * Fetches one navigational sitemap and every file its reached `external` references need,
+ * and returns the tree. With `body`, the root file is not fetched: `body` is it, read with
+ * `url` as its URL (a saved file), and only its externals are fetched. Never throws for a
+ * failed fetch: a root that cannot be read gives a tree with no root and an error
+ * diagnostic.
+ *
+ * @example
+ * ```ts
+ * const tree = await loadNavmapFile('https://ex.org/nav/map.xml', { userAgent: 'MyBrowser/1.0' });
+ * tree.files; // ['https://ex.org/nav/map.xml', 'https://ex.org/parts.xml']
+ * ```
+ */
+export async function loadNavmapFile(
+  url: string,
+  options: LoadNavmapFileOptions & {
+    readonly body?: Uint8Array | string;
+    readonly charset?: string;
+  } = {},
+): Promise<NavmapTree> {
+  const rootUrl = documentUrl(url);
+  const maxNodes = checkedMaxNodes(options.maxNodes);
+  const maxFiles = checkedMaxFiles(options.maxFiles);
+  const files = new Map<string, NavmapFile>();
+  let fetched = 0;
+  if (options.body === undefined) {
+    fetched++;
+    files.set(rootUrl, await fetchFile(rootUrl, options));
+  } else {
+    files.set(rootUrl, readNavmapDocument(options.body, rootUrl, options.charset));
+  }
+  const root = files.get(rootUrl) as NavmapFile;
+  if ('failed' in root) return failedTree(rootUrl, root.failed);
+
+  // Walk, fetch what the reached externals need, walk again: only reached references are
+  // ever fetched, and each round fetches at least one new file or marks it failed.
+  for (;;) {
+    const { tree, pending } = assembleNavmap(rootUrl, files, {
+      maxNodes,
+      missingSeverity: 'error',
+    });
+    if (pending.length === 0) return tree;
+    for (const next of pending) {
+      if (fetched >= maxFiles) {
+        files.set(next, { failed: `not fetched: the limit of ${maxFiles} files was reached` });
+        continue;
+      }
+      fetched++;
+      const file = await fetchFile(next, options);
+      files.set(next, file);
+      if (!('failed' in file) && file.url !== next && !files.has(file.url))
+        files.set(file.url, file);
+    }
+  }
+}
+
+/** One sitemap file, fetched and read; a failure is a value. */
+async function fetchFile(url: string, options: LoadNavmapFileOptions): Promise<NavmapFile> {
+  let response: Awaited<ReturnType<typeof fetchWithLimits>>;
+  try {
+    response = await fetchWithLimits(url, {
+      ...limitsOf(options),
+      headers: requestHeaders(options, NAVMAP_ACCEPT),
+    });
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    if (isWaymarkError(error)) return { failed: error.message };
+    throw error;
+  }
+  if (response.status !== 200) return { failed: `HTTP ${response.status}` };
+  const contentType = response.headers.get('content-type') ?? undefined;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  const document = readNavmapDocument(response.body, documentUrl(response.url), charset);
+  const type = mediaType(contentType);
+  if (type === null || XML_TYPE.test(type)) return document;
+  return {
+    ...document,
+    diagnostics: [
+      {
+        code: 'not-xml-type',
+        severity: 'warning',
+        message: `served as ${type}, not application/xml or text/xml; read anyway`,
+        line: 1,
+        column: 1,
+        url: document.url,
+      },
+      ...document.diagnostics,
+    ],
+  };
+}
+
+function limitsOf(options: LoadNavmapFileOptions) {
+  return {
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+}
+
+/** The same headers for every request; only `Accept` differs. */
+function requestHeaders(options: LoadNavmapFileOptions, accept: string): Headers {
+  let headers: Headers;
+  try {
+    headers = new Headers(options.headers);
+  } catch (error) {
+    throw new WaymarkError('invalid-argument', `invalid request headers: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  headers.set('user-agent', options.userAgent ?? 'waymark');
+  if (options.acceptLanguage !== undefined) headers.set('accept-language', options.acceptLanguage);
+  if (options.acceptEncoding !== undefined) headers.set('accept-encoding', options.acceptEncoding);
+  headers.set('accept', accept);
+  return headers;
+}
+
+function failedTree(url: string, reason: string): NavmapTree {
+  return {
+    url,
+    root: null,
+    roles: {},
+    classChanges: [],
+    files: [],
+    unresolved: [],
+    diagnostics: [
+      {
+        code: 'fetch-failed',
+        severity: 'error',
+        message: `the navigational sitemap could not be fetched: ${reason}`,
+        line: 1,
+        column: 1,
+        url,
+      },
+    ],
+  };
+}

@@ -1,0 +1,20 @@
+/** The standard-sitemap namespace: elements of a navigational sitemap, and discovery's key. */
+export const NAVMAP_NS = 'http://standard-sitemap.org/2007/ns';
+export const XLINK_NS = 'http://www.w3.org/1999/xlink';
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+
+/** The `Accept` a navigational sitemap is fetched with; only this differs from the page's. */
+export const NAVMAP_ACCEPT = 'application/xml, text/xml';
+
+/** Most files one navigational sitemap may be made of (the root and its externals). */
+export const MAX_NAVMAP_FILES = 32;
+/** Deepest element nesting read from one document; deeper elements are skipped. */
+export const MAX_XML_DEPTH = 256;
+/** Deepest navigation level built (externals can splice deeper than one file nests). */
+export const MAX_TREE_DEPTH = 128;
+/** Most elements kept from one document. */
+export const MAX_ELEMENTS = 100_000;
+/** Default cap on nodes in the assembled tree (a node under several parents counts each time). */
+export const DEFAULT_MAX_NODES = 100_000;
+/** Characters of text kept for an `<image>` or `<style>` kept as data. */
+export const MAX_EXTRA_TEXT = 4_096;

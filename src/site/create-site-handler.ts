@@ -1,0 +1,195 @@
+import { utf8Length } from '../shared/xml/xml-escape.ts';
+import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../sitemap/index.ts';
+import { fingerprint, notModified } from './internal/conditional.ts';
+import { documentResponse } from './internal/document-response.ts';
+import { requestOrigin } from './internal/request-origin.ts';
+import { robotsBody } from './internal/robots-body.ts';
+import type { SiteDiagnostic } from './internal/site-index.ts';
+import { type SiteState, SiteStateKeeper } from './internal/site-state.ts';
+import { originPiece, sitemapLayout, sitemapPartChunks } from './internal/sitemap-lines.ts';
+import type { RevalidateMode } from './page-meta-cache.ts';
+import type { SiteConfig } from './site-config.ts';
+
+export type { SiteDiagnostic };
+
+export interface SiteHandlerOptions {
+  /** The content root. */
+  readonly root: string;
+  /** Configuration; wins over the config file key by key. */
+  readonly config?: Partial<SiteConfig>;
+  /**
+   * A `waymark.site.yaml` to read once. Left out: the root's own `waymark.site.yaml`,
+   * followed live when present. null: no file.
+   */
+  readonly configFile?: string | null;
+  /** How disk changes are found (default `watch`; see {@link RevalidateMode}). */
+  readonly revalidate?: RevalidateMode;
+  /**
+   * Also serve the documents (what `waymark serve` does): `/` lists the sitemap's pages,
+   * each document answers at its alias and `/id/<hex>`. Default false: only robots.txt
+   * and the sitemaps, everything else 404.
+   */
+  readonly serveDocuments?: boolean;
+}
+
+/** A Web-standard handler that also stops its file watching and reports problems. */
+export interface SiteHandler {
+  (request: Request): Promise<Response>;
+  /** Stops watching the root; later requests fail. */
+  close(): Promise<void>;
+  /** The current problems (broken sidecars, invalid aliases, config), by document path. */
+  diagnostics(): Promise<readonly SiteDiagnostic[]>;
+}
+
+const SITEMAP_PART = /^\/sitemaps\/sitemap-(\d{4,})\.xml$/;
+
+/**
+ * Serves `robots.txt` and the sitemaps of a content root, generated per request from the
+ * documents on disk and the configuration: `(request: Request) => Promise<Response>`, for
+ * Node (through {@link toNodeListener}), Hono, Next.js route handlers, Bun and Deno. Usable
+ * at once: the first request waits for the first scan. See the README for the rules.
+ *
+ * @example
+ * ```ts
+ * const handler = createSiteHandler({ root: 'content', config: { adminPath: 'cms/' } });
+ * const response = await handler(new Request('https://example.com/sitemap.xml'));
+ * await handler.close();
+ * ```
+ */
+export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
+  const keeper = new SiteStateKeeper(options);
+  // Changes between processes must not reuse ETags from an earlier run.
+  const boot = Date.now().toString(36);
+  const handler = async (request: Request): Promise<Response> => {
+    try {
+      return await respond(request);
+    } catch {
+      return plain(500, 'Internal error\n', request.method === 'HEAD');
+    }
+  };
+
+  async function respond(request: Request): Promise<Response> {
+    const url = URL.parse(request.url);
+    const path = url?.pathname ?? '/';
+    const route = routeOf(path);
+    if (route === null && options.serveDocuments !== true)
+      return plain(404, 'Not found\n', request.method === 'HEAD');
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response('Method not allowed\n', {
+        status: 405,
+        headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+    const head = request.method === 'HEAD';
+    const state = await keeper.current();
+    const origin = requestOrigin(request, state.config.trustProxy);
+    if (!origin.ok) return plain(400, `Bad request: ${origin.message}\n`, head);
+    if (route === null) return documentResponse(state, origin.origin, path, head);
+    const piece = originPiece(origin.origin);
+    if (piece === null)
+      return plain(400, 'Bad request: the host cannot be written in a sitemap\n', head);
+    const layout = sitemapLayout(state.lines, piece, state.config);
+    const split = layout.parts.length > 1;
+    const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
+    const headers: Record<string, string> = {
+      etag,
+      'last-modified': new Date(state.modifiedAt).toUTCString(),
+      'cache-control': 'no-cache',
+    };
+    if (state.config.trustProxy) headers['vary'] = 'Forwarded, X-Forwarded-Host, X-Forwarded-Proto';
+    if (route === 'robots') {
+      headers['content-type'] = 'text/plain; charset=utf-8';
+      if (notModified(request.headers, etag, state.modifiedAt)) return notModifiedResponse(headers);
+      const sitemapUrl = `${origin.origin}${split ? '/sitemap_index.xml' : '/sitemap.xml'}`;
+      return body(robotsBody(state.robots, sitemapUrl, state.reserved), headers, head);
+    }
+    headers['content-type'] = 'application/xml; charset=utf-8';
+    let partNumber = 0;
+    if (route === 'index' && !split) return plain(404, 'Not found\n', head);
+    if (route.startsWith('part-')) {
+      partNumber = Number(route.slice(5));
+      if (!split || partNumber < 1 || partNumber > layout.parts.length)
+        return plain(404, 'Not found\n', head);
+    }
+    if (notModified(request.headers, etag, state.modifiedAt)) return notModifiedResponse(headers);
+    const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
+    if ((route === 'sitemap' && split) || route === 'index' || part === undefined) {
+      return body(indexBody(state, origin.origin, layout.parts), headers, head);
+    }
+    // The layout counted the bytes already: no need to measure a body of megabytes again.
+    headers['content-length'] = String(part.bytes);
+    if (head) return new Response(null, { status: 200, headers });
+    return new Response(streamOf(sitemapPartChunks(state.lines, layout, part, piece)), {
+      status: 200,
+      headers,
+    });
+  }
+
+  handler.close = () => keeper.close();
+  handler.diagnostics = async () => (await keeper.current()).diagnostics;
+  return handler;
+}
+
+/** robots, sitemap, index or part-<n>; null for any other path. */
+function routeOf(path: string): string | null {
+  if (path === '/robots.txt') return 'robots';
+  if (path === '/sitemap.xml') return 'sitemap';
+  if (path === '/sitemap_index.xml') return 'index';
+  const part = SITEMAP_PART.exec(path);
+  return part === null ? null : `part-${Number(part[1])}`;
+}
+
+function indexBody(
+  state: SiteState,
+  origin: string,
+  parts: readonly { lastModified: number }[],
+): string {
+  const writer = new SitemapIndexWriter({ maxUrls: MAX_SITEMAP_URLS });
+  let xml = writer.open();
+  parts.forEach((part, i) => {
+    const loc = `${origin}/sitemaps/sitemap-${String(i + 1).padStart(4, '0')}.xml`;
+    const lastmod = new Date(
+      Math.floor((part.lastModified || state.modifiedAt) / 1000) * 1000,
+    ).toISOString();
+    const result = writer.write({ loc, lastmod: `${lastmod.slice(0, 19)}Z` });
+    // Past 50,000 parts the index is full; the rest cannot be named (2.5 billion URLs).
+    if (result.written) xml += result.xml;
+  });
+  return xml + writer.close();
+}
+
+/** A pull stream over a generator: each chunk is made when the consumer is ready for it. */
+function streamOf(
+  chunks: Generator<Uint8Array<ArrayBuffer>>,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    pull(controller) {
+      const next = chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel() {
+      chunks.return(undefined);
+    },
+  });
+}
+
+function body(text: string, headers: Record<string, string>, head: boolean): Response {
+  headers['content-length'] = String(utf8Length(text));
+  return new Response(head ? null : text, { status: 200, headers });
+}
+
+function notModifiedResponse(headers: Record<string, string>): Response {
+  const { 'content-type': _type, ...rest } = headers;
+  return new Response(null, { status: 304, headers: rest });
+}
+
+function plain(status: number, text: string, head: boolean): Response {
+  return new Response(head ? null : text, {
+    status,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(utf8Length(text)),
+    },
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Live `robots.txt` and sitemaps for a content root: a Web-standard handler that builds
+ * them per request from the documents on disk, their sidecars and the configuration, so
+ * they never drift from the content; plus a Node adapter and the pieces it is made of.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createSiteHandler, toNodeListener } from 'waymark/site';
+ * const handler = createSiteHandler({ root: 'content' });
+ * createServer(toNodeListener(handler)).listen(8080);
+ * ```
+ *
+ * @module
+ */
+export type { SiteDiagnostic, SiteHandler, SiteHandlerOptions } from './create-site-handler.ts';
+export { createSiteHandler } from './create-site-handler.ts';
+export type { PageAccess } from './internal/sidecar.ts';
+export type {
+  PageMeta,
+  PageMetaCacheOptions,
+  PageMetaSnapshot,
+  RevalidateMode,
+} from './page-meta-cache.ts';
+export { PageMetaCache, SITE_CONFIG_FILE } from './page-meta-cache.ts';
+export type { ReservedPath } from './reserved-paths.ts';
+export { ReservedPaths } from './reserved-paths.ts';
+export type {
+  ReservedPathInput,
+  SiteConfig,
+  SiteConfigReading,
+  SiteRobotsRule,
+} from './site-config.ts';
+export { DEFAULT_SITE_CONFIG, parseSiteConfig, resolveSiteConfig } from './site-config.ts';
+export type { SiteServer, SiteServerOptions } from './start-site-server.ts';
+export { startSiteServer } from './start-site-server.ts';
+export type { FetchHandler } from './to-node-listener.ts';
+export { toNodeListener } from './to-node-listener.ts';
+export type { AliasProblem, AliasValidation, ValidateAliasOptions } from './validate-alias.ts';
+export { MAX_ALIAS_LENGTH, validateAlias } from './validate-alias.ts';

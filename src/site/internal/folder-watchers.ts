@@ -1,0 +1,63 @@
+import { type FSWatcher, watch } from 'node:fs';
+
+/**
+ * One non-recursive `fs.watch` per folder of the content root, by relative path. Each
+ * event reports the path it names (`dir/name`, or `dir` when the name is unknown).
+ * Non-recursive on purpose: a folder is watched before it is read, so a file created in a
+ * new folder is either seen by the read or reported by the watch, never missed.
+ */
+export class FolderWatchers {
+  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #abs: (dir: string) => string;
+  readonly #onChange: (path: string) => void;
+
+  constructor(abs: (dir: string) => string, onChange: (path: string) => void) {
+    this.#abs = abs;
+    this.#onChange = onChange;
+  }
+
+  has(dir: string): boolean {
+    return this.#watchers.has(dir);
+  }
+
+  /**
+   * Watches a folder, replacing an older watch on the same path (the new one is created
+   * first). False when watching is impossible (out of inotify watches, unsupported); every
+   * watch is then closed, and the caller must stop relying on them.
+   */
+  watch(dir: string): boolean {
+    const existing = this.#watchers.get(dir);
+    try {
+      const watcher = watch(this.#abs(dir), { persistent: false }, (_event, name) => {
+        this.#onChange(name ? (dir === '' ? name : `${dir}/${name}`) : dir);
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.#watchers.get(dir) === watcher) this.#watchers.delete(dir);
+        this.#onChange(dir);
+      });
+      this.#watchers.set(dir, watcher);
+    } catch {
+      this.closeAll();
+      return false;
+    }
+    existing?.close();
+    return true;
+  }
+
+  /** Closes the watches of `dir` and every folder under it, except those in `keep`. */
+  closeUnder(dir: string, keep?: ReadonlySet<string>): void {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    for (const [path, watcher] of [...this.#watchers]) {
+      if ((path === dir || path.startsWith(prefix)) && keep?.has(path) !== true) {
+        watcher.close();
+        this.#watchers.delete(path);
+      }
+    }
+  }
+
+  closeAll(): void {
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+  }
+}

@@ -1,0 +1,107 @@
+import { parseDocument } from 'yaml';
+import type { Diagnostic } from '../../shared/diagnostic.ts';
+
+/** Who may see a document. */
+export type PageAccess = 'public' | 'restricted' | 'deny';
+
+/** What a `<file>.meta.yaml` says; `broken` when any error was found. */
+export interface SidecarMeta {
+  readonly id: string | null;
+  readonly alias: string | null;
+  readonly access: PageAccess;
+  readonly roles: readonly string[];
+  readonly noindex: boolean;
+  readonly title: string | null;
+  readonly broken: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export const NO_SIDECAR: SidecarMeta = {
+  id: null,
+  alias: null,
+  access: 'public',
+  roles: [],
+  noindex: false,
+  title: null,
+  broken: false,
+  diagnostics: [],
+};
+
+const KEYS = new Set(['id', 'alias', 'access', 'roles', 'noindex', 'title']);
+/** Ids are hex, 4 to 64 digits, written lower-case. */
+const HEX_ID = /^[0-9a-fA-F]{4,64}$/;
+
+/**
+ * Reads a sidecar. Total: broken YAML or a wrong value is an error diagnostic and makes the
+ * sidecar `broken` (the document is then not public), never a throw. Scalars are read
+ * with YAML's failsafe schema, so `id: 0012` keeps its zeros; booleans are `true`/`false`.
+ */
+export function parseSidecar(text: string): SidecarMeta {
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: string, message: string, line = 1, column = 1): void => {
+    diagnostics.push({ code, severity: 'error', message, line, column });
+  };
+  const doc = parseDocument(text, { schema: 'failsafe', prettyErrors: false, uniqueKeys: true });
+  for (const e of doc.errors)
+    error('sidecar-yaml', e.message, e.linePos?.[0].line, e.linePos?.[0].col);
+  const value: unknown = doc.errors.length === 0 ? doc.toJS() : null;
+  if (
+    doc.errors.length === 0 &&
+    value !== null &&
+    (typeof value !== 'object' || Array.isArray(value))
+  ) {
+    error('sidecar-shape', 'the sidecar is not a mapping of keys to values');
+  }
+  const fields =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  for (const key of Object.keys(fields)) {
+    if (!KEYS.has(key)) {
+      diagnostics.push({
+        code: 'sidecar-unknown-key',
+        severity: 'warning',
+        message: `unknown key "${key}" is ignored`,
+        line: 1,
+        column: 1,
+      });
+    }
+  }
+  let id: string | null = null;
+  if (fields['id'] !== undefined) {
+    const raw = fields['id'];
+    if (typeof raw === 'string' && HEX_ID.test(raw)) id = raw.toLowerCase();
+    else error('sidecar-id', 'id must be 4 to 64 hexadecimal digits');
+  }
+  let alias: string | null = null;
+  if (fields['alias'] !== undefined) {
+    if (typeof fields['alias'] === 'string') alias = fields['alias'];
+    else error('sidecar-alias', 'alias must be a path such as about/team');
+  }
+  let access: PageAccess = 'public';
+  const rawAccess = fields['access'];
+  if (rawAccess !== undefined) {
+    if (rawAccess === 'public' || rawAccess === 'restricted' || rawAccess === 'deny')
+      access = rawAccess;
+    else error('sidecar-access', 'access must be public, restricted or deny');
+  }
+  let roles: string[] = [];
+  if (fields['roles'] !== undefined) {
+    const raw = fields['roles'];
+    if (Array.isArray(raw) && raw.every((r) => typeof r === 'string')) roles = raw;
+    else error('sidecar-roles', 'roles must be a list of names');
+  }
+  let noindex = false;
+  if (fields['noindex'] !== undefined) {
+    if (fields['noindex'] === 'true' || fields['noindex'] === 'false') {
+      noindex = fields['noindex'] === 'true';
+    } else error('sidecar-noindex', 'noindex must be true or false');
+  }
+  let title: string | null = null;
+  if (fields['title'] !== undefined) {
+    if (typeof fields['title'] === 'string') title = fields['title'];
+    else error('sidecar-title', 'title must be text');
+  }
+  const broken = diagnostics.some((d) => d.severity === 'error');
+  return { id, alias, access, roles, noindex, title, broken, diagnostics };
+}

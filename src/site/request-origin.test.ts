@@ -1,0 +1,107 @@
+// Absolute URLs come from the request's Host (or trusted forwarded headers), and a Host
+// that is not a plain authority gets 400 before any markup is written.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createSiteHandler, type SiteHandler } from './index.ts';
+import { locs, makeContentRoot, siteRequest } from './test-support/content-root.ts';
+
+describe('absolute URLs from the request', () => {
+  const root = makeContentRoot({ 'a.md': '# A\n', 'a.md.meta.yaml': 'alias: a/b\n' });
+  let plain: SiteHandler;
+  let proxied: SiteHandler;
+  let slash: SiteHandler;
+  before(() => {
+    plain = createSiteHandler({ root: root.dir });
+    proxied = createSiteHandler({ root: root.dir, config: { trustProxy: true } });
+    slash = createSiteHandler({ root: root.dir, config: { trailingSlash: 'always' } });
+  });
+  after(async () => {
+    await Promise.all([plain.close(), proxied.close(), slash.close()]);
+    root.remove();
+  });
+
+  const HOSTS: [host: string, origin: string][] = [
+    ['EXAMPLE.com', 'http://example.com'],
+    ['example.com:8080', 'http://example.com:8080'],
+    ['example.com:80', 'http://example.com'],
+    ['127.0.0.1:3000', 'http://127.0.0.1:3000'],
+    ['[::1]:8443', 'http://[::1]:8443'],
+    ['xn--bcher-kva.example', 'http://xn--bcher-kva.example'],
+  ];
+  for (const [host, origin] of HOSTS) {
+    test(`Host ${host}`, async () => {
+      const response = await plain(
+        siteRequest('/sitemap.xml', { origin: 'http://localhost', headers: { host } }),
+      );
+      assert.deepEqual(locs(await response.text()), [`${origin}/a/b`]);
+    });
+  }
+
+  const HOSTILE = [
+    'a"><x',
+    "a'b",
+    'a<b>',
+    'a&b',
+    'a b',
+    'a/b',
+    'user@host',
+    'x'.repeat(300),
+    `${'a.'.repeat(2000)}com`,
+    'a\tb',
+    'example.com:99999',
+    '[::1',
+    '',
+    'ex%41mple.com',
+  ];
+  for (const host of HOSTILE) {
+    test(`hostile Host ${JSON.stringify(host.slice(0, 20))} gets 400 and no markup`, async () => {
+      for (const path of ['/robots.txt', '/sitemap.xml']) {
+        const response = await plain(
+          siteRequest(path, { origin: 'http://localhost', headers: { host } }),
+        );
+        assert.equal(response.status, 400);
+        const text = await response.text();
+        assert.ok(!text.includes('<') && (host.length < 3 || !text.includes(host)), text);
+      }
+    });
+  }
+
+  test('forwarded headers count only with trustProxy', async () => {
+    const headers = {
+      host: 'internal:8080',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'www.example.com',
+    };
+    const direct = await plain(
+      siteRequest('/sitemap.xml', { origin: 'http://localhost', headers }),
+    );
+    assert.deepEqual(locs(await direct.text()), ['http://internal:8080/a/b']);
+    const behind = await proxied(
+      siteRequest('/sitemap.xml', { origin: 'http://localhost', headers }),
+    );
+    assert.deepEqual(locs(await behind.text()), ['https://www.example.com/a/b']);
+    const forwarded = await proxied(
+      siteRequest('/robots.txt', {
+        origin: 'http://localhost',
+        headers: {
+          host: 'internal',
+          forwarded: 'for=1.2.3.4;proto=https;host="example.org", for=5.6.7.8',
+        },
+      }),
+    );
+    assert.match(await forwarded.text(), /Sitemap: https:\/\/example\.org\/sitemap\.xml\n$/);
+    for (const bad of [
+      { 'x-forwarded-host': 'a"><x' },
+      { 'x-forwarded-proto': 'javascript' },
+      { forwarded: 'host="a<b"' },
+    ]) {
+      const response = await proxied(siteRequest('/sitemap.xml', { headers: bad }));
+      assert.equal(response.status, 400, JSON.stringify(bad));
+    }
+  });
+
+  test('trailingSlash: always', async () => {
+    const response = await slash(siteRequest('/sitemap.xml'));
+    assert.deepEqual(locs(await response.text()), ['https://example.com/a/b/']);
+  });
+});

@@ -1,0 +1,101 @@
+import type { ReservedPathInput } from './site-config.ts';
+
+/** One reserved path: nothing on the content root may take it. */
+export interface ReservedPath {
+  /** `/robots.txt` (exact) or `/api/` (a prefix: the path and everything under it). */
+  readonly path: string;
+  readonly prefix: boolean;
+  /** robots.txt may name it as a `Disallow` line. */
+  readonly publish: boolean;
+  /** Why it is reserved, for messages. */
+  readonly reason: string;
+}
+
+/** The paths waymark itself answers or keeps for the application, in robots.txt order. */
+const BUILT_IN: readonly ReservedPath[] = [
+  { path: '/robots.txt', prefix: false, publish: false, reason: 'robots.txt' },
+  { path: '/sitemap.xml', prefix: false, publish: false, reason: 'the sitemap' },
+  { path: '/sitemap_index.xml', prefix: false, publish: false, reason: 'the sitemap index' },
+  { path: '/sitemaps/', prefix: true, publish: false, reason: 'sitemap parts' },
+  // Crawlers must reach /id/ pages (the sitemap lists them), so they are never disallowed.
+  { path: '/id/', prefix: true, publish: false, reason: 'pages by id' },
+  { path: '/login/', prefix: true, publish: true, reason: 'the login pages' },
+  { path: '/api/', prefix: true, publish: true, reason: 'the API' },
+  { path: '/builtin/', prefix: true, publish: true, reason: 'built-in pages' },
+];
+
+/**
+ * The single source of truth for reserved paths: alias validation, sitemap exclusion and
+ * robots.txt `Disallow` lines all ask it. The admin prefix is reserved and never
+ * published; neither is any other entry whose path mentions it.
+ *
+ * @example
+ * ```ts
+ * const reserved = new ReservedPaths({ adminPath: 'cms/', reserved: ['drafts/'] });
+ * reserved.match('/cms/users')?.reason; // 'the admin area'
+ * reserved.disallowed(); // ['/login/', '/api/', '/builtin/', '/drafts/']
+ * ```
+ */
+export class ReservedPaths {
+  /** Every entry, built-ins first, then the admin prefix, then the configured ones. */
+  readonly entries: readonly ReservedPath[];
+  /** The admin prefix as a path without its trailing slash (`/cms`), lower-cased. */
+  readonly #adminMarker: string;
+
+  constructor(config: {
+    readonly adminPath: string;
+    readonly reserved?: readonly ReservedPathInput[];
+  }) {
+    const admin = normalizePath(config.adminPath, true);
+    this.#adminMarker = admin.path.replace(/\/$/, '').toLowerCase();
+    const entries: ReservedPath[] = [
+      ...BUILT_IN,
+      { path: admin.path, prefix: true, publish: false, reason: 'the admin area' },
+    ];
+    for (const input of config.reserved ?? []) {
+      const raw = typeof input === 'string' ? input : input.path;
+      const { path, prefix } = normalizePath(raw, false);
+      const publish = typeof input === 'string' ? true : input.publish !== false;
+      entries.push({ path, prefix, publish, reason: 'reserved by the configuration' });
+    }
+    this.entries = entries.map((entry) =>
+      entry.publish && this.mentionsAdmin(entry.path) ? { ...entry, publish: false } : entry,
+    );
+  }
+
+  /**
+   * The entry that reserves `path` (a URL path such as `/api/x`), or null. Compared
+   * without regard to case, and `/api` counts as `/api/`: a server that treats them alike
+   * must not let a page shadow a reserved area.
+   */
+  match(path: string): ReservedPath | null {
+    const lower = path.toLowerCase();
+    for (const entry of this.entries) {
+      const reserved = entry.path.toLowerCase();
+      if (entry.prefix) {
+        if (lower.startsWith(reserved) || `${lower}/` === reserved) return entry;
+      } else if (lower === reserved || lower === `${reserved}/`) {
+        return entry;
+      }
+    }
+    return null;
+  }
+
+  /** The paths robots.txt disallows, in registry order (never the admin prefix). */
+  disallowed(): string[] {
+    return this.entries.filter((entry) => entry.publish).map((entry) => entry.path);
+  }
+
+  /** True when `text` names the admin prefix anywhere, in any case. */
+  mentionsAdmin(text: string): boolean {
+    return text.toLowerCase().includes(this.#adminMarker);
+  }
+}
+
+/** `admin`, `/admin`, `/admin/` -> `/admin/`; `cart.html` -> `/cart.html` (exact). */
+function normalizePath(raw: string, forcePrefix: boolean): { path: string; prefix: boolean } {
+  const trimmed = raw.trim().replace(/^\/+/, '');
+  const prefix = forcePrefix || trimmed.endsWith('/');
+  const body = trimmed.replace(/\/+$/, '');
+  return { path: `/${body}${prefix ? '/' : ''}`, prefix };
+}

@@ -1,0 +1,222 @@
+import { parseDocument } from 'yaml';
+import type { RobotsPolicyGroup } from '../robots/index.ts';
+import type { Diagnostic } from '../shared/diagnostic.ts';
+import { WaymarkError } from '../shared/waymark-error.ts';
+import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from '../sitemap/index.ts';
+
+/** One robots.txt rule, as `formatRobots` takes it. */
+export interface SiteRobotsRule {
+  readonly directive: 'allow' | 'disallow';
+  readonly pattern: string;
+}
+
+/** An extra reserved path: `'drafts/'` (a prefix, ends with `/`) or `'cart.html'` (exact). */
+export type ReservedPathInput = string | { readonly path: string; readonly publish?: boolean };
+
+/** How `waymark/site` publishes a content root. Every key has a default. */
+export interface SiteConfig {
+  /** Prefix of the admin area (default `admin/`): reserved, and never written to robots.txt. */
+  readonly adminPath: string;
+  /** `never` (default): `/about/team`; `always`: `/about/team/`. */
+  readonly trailingSlash: 'never' | 'always';
+  /** More reserved paths; strings are published as `Disallow` lines unless `publish: false`. */
+  readonly reserved: readonly ReservedPathInput[];
+  /** More rules for the `User-agent: *` group, before its closing `Allow: /`. */
+  readonly robotsRules: readonly SiteRobotsRule[];
+  /** More groups, written after the `User-agent: *` group. */
+  readonly robotsGroups: readonly RobotsPolicyGroup[];
+  /** Build absolute URLs from `Forwarded` / `X-Forwarded-*` (default false: `Host` only). */
+  readonly trustProxy: boolean;
+  /** URLs per sitemap before it splits into parts and an index (default and maximum 50,000). */
+  readonly maxUrls: number;
+  /** Bytes per sitemap before it splits (default and maximum 50 MiB). */
+  readonly maxBytes: number;
+}
+
+/** The defaults every missing key takes. */
+export const DEFAULT_SITE_CONFIG: SiteConfig = {
+  adminPath: 'admin/',
+  trailingSlash: 'never',
+  reserved: [],
+  robotsRules: [],
+  robotsGroups: [],
+  trustProxy: false,
+  maxUrls: MAX_SITEMAP_URLS,
+  maxBytes: MAX_SITEMAP_BYTES,
+};
+
+/** What {@link parseSiteConfig} read: the keys it understood, and what it did not. */
+export interface SiteConfigReading {
+  readonly config: Partial<SiteConfig>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const KEYS = new Set(Object.keys(DEFAULT_SITE_CONFIG));
+
+/**
+ * Reads a `waymark.site.yaml`. Total: a key with the wrong type is left out (its default
+ * applies) and reported; unknown keys are warnings; broken YAML is an error diagnostic and
+ * an empty config. Rules may be written `{ disallow: /x/ }` or `{ directive, pattern }`.
+ *
+ * @example
+ * ```ts
+ * const { config, diagnostics } = parseSiteConfig('adminPath: cms/\ntrailingSlash: always\n');
+ * createSiteHandler({ root: 'content', config });
+ * ```
+ */
+export function parseSiteConfig(text: string): SiteConfigReading {
+  const diagnostics: Diagnostic[] = [];
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  for (const error of doc.errors) {
+    diagnostics.push(diag('config-yaml', 'error', error.message, error.linePos?.[0]));
+  }
+  if (doc.errors.length > 0) return { config: {}, diagnostics };
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return { config: {}, diagnostics };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    diagnostics.push(diag('config-shape', 'error', 'the configuration is not a mapping'));
+    return { config: {}, diagnostics };
+  }
+  const config: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (!KEYS.has(key)) {
+      diagnostics.push(diag('config-unknown-key', 'warning', `unknown key "${key}" is ignored`));
+      continue;
+    }
+    const checked = checkKey(key as keyof SiteConfig, fromYaml(key, raw));
+    if (checked.ok) config[key] = checked.value;
+    else diagnostics.push(diag('config-invalid', 'error', `${key}: ${checked.message}`));
+  }
+  return { config: config as Partial<SiteConfig>, diagnostics };
+}
+
+/**
+ * The full configuration from defaults, a file's keys and the caller's options (later
+ * wins). Throws a `WaymarkError` `invalid-argument` naming the key when a value is wrong.
+ *
+ * @example
+ * ```ts
+ * resolveSiteConfig({ trailingSlash: 'always' }).adminPath; // 'admin/'
+ * ```
+ */
+export function resolveSiteConfig(...layers: readonly Partial<SiteConfig>[]): SiteConfig {
+  const merged: Record<string, unknown> = { ...DEFAULT_SITE_CONFIG };
+  for (const layer of layers) {
+    for (const [key, raw] of Object.entries(layer)) {
+      if (raw === undefined) continue;
+      if (!KEYS.has(key)) throw invalid(`unknown key "${key}"`);
+      const checked = checkKey(key as keyof SiteConfig, raw);
+      if (!checked.ok) throw invalid(`${key}: ${checked.message}`);
+      merged[key] = checked.value;
+    }
+  }
+  return merged as unknown as SiteConfig;
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false; message: string };
+
+function checkKey(key: keyof SiteConfig, raw: unknown): Checked {
+  const fail = (message: string): Checked => ({ ok: false, message });
+  switch (key) {
+    case 'adminPath':
+      return typeof raw === 'string' && /^\/?[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*\/?$/.test(raw)
+        ? { ok: true, value: raw }
+        : fail('must be a path such as admin/ (letters, digits, ".", "_", "~", "-")');
+    case 'trailingSlash':
+      return raw === 'never' || raw === 'always'
+        ? { ok: true, value: raw }
+        : fail('must be "never" or "always"');
+    case 'trustProxy':
+      return typeof raw === 'boolean' ? { ok: true, value: raw } : fail('must be true or false');
+    case 'maxUrls':
+      return limit(raw, MAX_SITEMAP_URLS);
+    case 'maxBytes':
+      return limit(raw, MAX_SITEMAP_BYTES);
+    case 'reserved':
+      return Array.isArray(raw) &&
+        raw.every(
+          (r) =>
+            typeof r === 'string' ||
+            (typeof r === 'object' &&
+              r !== null &&
+              typeof r.path === 'string' &&
+              (r.publish === undefined || typeof r.publish === 'boolean')),
+        )
+        ? { ok: true, value: raw }
+        : fail('must be a list of paths or { path, publish } entries');
+    case 'robotsRules':
+      return Array.isArray(raw) && raw.every(isRule)
+        ? { ok: true, value: raw }
+        : fail('must be a list of { directive: allow|disallow, pattern } rules');
+    case 'robotsGroups':
+      return Array.isArray(raw) &&
+        raw.every(
+          (g) =>
+            typeof g === 'object' &&
+            g !== null &&
+            Array.isArray(g.userAgents) &&
+            g.userAgents.every((a: unknown) => typeof a === 'string') &&
+            Array.isArray(g.rules) &&
+            g.rules.every(isRule),
+        )
+        ? { ok: true, value: raw }
+        : fail('must be a list of { userAgents: [...], rules: [...] } groups');
+  }
+}
+
+function limit(raw: unknown, max: number): Checked {
+  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= max
+    ? { ok: true, value: raw }
+    : { ok: false, message: `must be a whole number from 1 to ${max}` };
+}
+
+function isRule(rule: unknown): boolean {
+  if (typeof rule !== 'object' || rule === null) return false;
+  const r = rule as Record<string, unknown>;
+  return (
+    (r['directive'] === 'allow' || r['directive'] === 'disallow') &&
+    typeof r['pattern'] === 'string'
+  );
+}
+
+/** YAML's short rule form `{ disallow: /x/ }` becomes `{ directive, pattern }`. */
+function fromYaml(key: string, raw: unknown): unknown {
+  const rules = (list: unknown): unknown =>
+    Array.isArray(list) ? list.map((rule) => shortRule(rule)) : list;
+  if (key === 'robotsRules') return rules(raw);
+  if (key === 'robotsGroups' && Array.isArray(raw)) {
+    return raw.map((g) =>
+      typeof g === 'object' && g !== null
+        ? { ...g, rules: rules((g as { rules?: unknown }).rules) }
+        : g,
+    );
+  }
+  return raw;
+}
+
+function shortRule(rule: unknown): unknown {
+  if (typeof rule !== 'object' || rule === null) return rule;
+  const entries = Object.entries(rule as Record<string, unknown>);
+  const only = entries[0];
+  if (
+    entries.length === 1 &&
+    only !== undefined &&
+    (only[0] === 'allow' || only[0] === 'disallow')
+  ) {
+    return { directive: only[0], pattern: only[1] === null ? '' : only[1] };
+  }
+  return rule;
+}
+
+function diag(
+  code: string,
+  severity: Diagnostic['severity'],
+  message: string,
+  at?: { line: number; col: number },
+): Diagnostic {
+  return { code, severity, message, line: at?.line ?? 1, column: at?.col ?? 1 };
+}
+
+function invalid(message: string): WaymarkError {
+  return new WaymarkError('invalid-argument', `invalid site configuration: ${message}`);
+}

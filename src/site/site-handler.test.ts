@@ -1,0 +1,332 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { validateSitemap } from '../sitemap/test-support/xsd.ts';
+import { createSiteHandler, type SiteConfig, type SiteHandler } from './index.ts';
+import {
+  type ContentRoot,
+  locs,
+  makeContentRoot,
+  siteRequest,
+} from './test-support/content-root.ts';
+
+const idOf = (path: string): string => createHash('sha256').update(path).digest('hex').slice(0, 16);
+
+/** A root with one document of every kind the rules name. */
+const FILES: Record<string, string> = {
+  'team.md': '# Team\n\nSee [plain](plain.md), [secret](restricted.md) and [denied](denied.md).\n',
+  'team.md.meta.yaml': 'alias: about/team\ntitle: The team\n',
+  'plain.md': '# Plain page\n',
+  'restricted.md': '# TOPSECRET-R\n',
+  'restricted.md.meta.yaml':
+    'alias: staff/restricted-doc\naccess: restricted\nroles: [staff]\ntitle: TOPSECRET-R\n',
+  'denied.md': '# TOPSECRET-D\n',
+  'denied.md.meta.yaml': 'id: dead0001\nalias: denied-doc\naccess: deny\n',
+  'quiet.md': '# Quiet\n',
+  'quiet.md.meta.yaml': 'alias: quiet\nnoindex: true\n',
+  'notes.txt': 'not Markdown\n',
+  'reserved-alias.md': '# R\n',
+  'reserved-alias.md.meta.yaml': 'alias: api/users\n',
+  'traversal.md': '# T\n',
+  'traversal.md.meta.yaml': 'alias: ../up\n',
+  'collide-a.md': '# A\n',
+  'collide-a.md.meta.yaml': 'alias: same\n',
+  'collide-b.md': '# B\n',
+  'collide-b.md.meta.yaml': 'alias: same\n',
+  'broken.md': '# Broken\n',
+  'broken.md.meta.yaml': 'access: maybe\n',
+};
+
+const SECRETS = [
+  'restricted-doc',
+  'TOPSECRET',
+  'dead0001',
+  'denied-doc',
+  idOf('restricted.md'),
+  idOf('denied.md'),
+  'restricted.md',
+  'denied.md',
+];
+
+describe('createSiteHandler', () => {
+  let root: ContentRoot;
+  let handler: SiteHandler;
+  before(() => {
+    root = makeContentRoot(FILES);
+    handler = createSiteHandler({
+      root: root.dir,
+      config: { adminPath: 'cms/' },
+      serveDocuments: true,
+    });
+  });
+  after(async () => {
+    await handler.close();
+    root.remove();
+  });
+
+  test('robots.txt: the baseline and the absolute sitemap URL', async () => {
+    const response = await handler(siteRequest('/robots.txt'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(
+      await response.text(),
+      'User-agent: *\nDisallow: /login/\nDisallow: /api/\nDisallow: /builtin/\nAllow: /\n\n' +
+        'Sitemap: https://example.com/sitemap.xml\n',
+    );
+  });
+
+  test('sitemap.xml: only public, indexable Markdown, alias URL else /id/<hex>', async () => {
+    const response = await handler(siteRequest('/sitemap.xml'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/xml; charset=utf-8');
+    const xml = await response.text();
+    assert.deepEqual(locs(xml), [
+      'https://example.com/about/team',
+      `https://example.com/id/${idOf('plain.md')}`,
+    ]);
+    assert.doesNotMatch(xml, /changefreq|priority/);
+    assert.match(xml, /<lastmod>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ<\/lastmod>/);
+    const check = await validateSitemap(xml, 'urlset');
+    assert.ok(check.valid, check.errors.join('\n'));
+  });
+
+  test('invalid sidecars and aliases are diagnostics, each naming its document', async () => {
+    const diagnostics = await handler.diagnostics();
+    const codes = (path: string): string[] =>
+      diagnostics.filter((d) => d.path === path).map((d) => d.code);
+    assert.deepEqual(codes('reserved-alias.md'), ['alias-reserved']);
+    assert.deepEqual(codes('traversal.md'), ['alias-traversal']);
+    assert.deepEqual(codes('collide-a.md'), ['alias-collision']);
+    assert.deepEqual(codes('collide-b.md'), ['alias-collision']);
+    assert.deepEqual(codes('broken.md'), ['sidecar-access']);
+    assert.match(
+      diagnostics.find((d) => d.path === 'reserved-alias.md')?.message ?? '',
+      /reserved \(the API\)/,
+    );
+  });
+
+  test('a restricted and a denied document appear in no response', async () => {
+    const paths = [
+      '/robots.txt',
+      '/sitemap.xml',
+      '/',
+      '/about/team',
+      `/id/${idOf('team.md')}`,
+      `/id/${idOf('plain.md')}`,
+      '/staff/restricted-doc',
+      `/id/${idOf('restricted.md')}`,
+      '/denied-doc',
+      '/id/dead0001',
+      '/quiet',
+      '/nothing-here',
+    ];
+    for (const path of paths) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await handler(siteRequest(path, { method }));
+        const text = [...response.headers].flat().join('\n') + (await response.text());
+        for (const secret of SECRETS)
+          assert.ok(!text.includes(secret), `${method} ${path} shows ${secret}`);
+      }
+    }
+    assert.equal((await handler(siteRequest('/staff/restricted-doc'))).status, 403);
+    assert.equal((await handler(siteRequest('/id/dead0001'))).status, 404);
+    assert.equal((await handler(siteRequest('/denied-doc'))).status, 404);
+  });
+
+  test('ETag and Last-Modified; If-None-Match and If-Modified-Since give 304', async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml']) {
+      const first = await handler(siteRequest(path));
+      const etag = first.headers.get('etag');
+      const lastModified = first.headers.get('last-modified');
+      assert.ok(etag !== null && lastModified !== null);
+      const byTag = await handler(
+        siteRequest(path, { headers: { 'if-none-match': `"x", ${etag}` } }),
+      );
+      assert.equal(byTag.status, 304);
+      assert.equal(await byTag.text(), '');
+      assert.equal(byTag.headers.get('etag'), etag);
+      const byDate = await handler(
+        siteRequest(path, { headers: { 'if-modified-since': lastModified } }),
+      );
+      assert.equal(byDate.status, 304);
+      const stale = await handler(siteRequest(path, { headers: { 'if-none-match': '"other"' } }));
+      assert.equal(stale.status, 200);
+      const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
+      assert.equal(
+        (await handler(siteRequest(path, { headers: { 'if-modified-since': older } }))).status,
+        200,
+      );
+      // Another host is another document.
+      const elsewhere = await handler(siteRequest(path, { origin: 'https://other.example' }));
+      assert.notEqual(elsewhere.headers.get('etag'), etag);
+    }
+  });
+
+  test('other methods get 405 with Allow', async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml', '/about/team']) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+        const response = await handler(siteRequest(path, { method }));
+        assert.equal(response.status, 405, `${method} ${path}`);
+        assert.equal(response.headers.get('allow'), 'GET, HEAD');
+      }
+    }
+  });
+
+  test('HEAD has the headers of GET and no body', async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml', '/about/team', `/id/${idOf('notes.txt')}`]) {
+      const get = await handler(siteRequest(path));
+      const bytes = new Uint8Array(await get.arrayBuffer());
+      const head = await handler(siteRequest(path, { method: 'HEAD' }));
+      assert.equal(head.status, 200);
+      assert.equal(head.body, null);
+      assert.equal(head.headers.get('content-length'), String(bytes.byteLength), path);
+      assert.equal(head.headers.get('content-type'), get.headers.get('content-type'));
+    }
+  });
+
+  test('sitemap_index.xml and parts are not served while one sitemap holds everything', async () => {
+    for (const path of ['/sitemap_index.xml', '/sitemaps/sitemap-0001.xml']) {
+      assert.equal((await handler(siteRequest(path))).status, 404);
+    }
+  });
+});
+
+describe('robots.txt never names the admin path', () => {
+  const CASES: { name: string; config: Partial<SiteConfig>; marker: string; host?: string }[] = [
+    { name: 'default admin/', config: {}, marker: '/admin' },
+    {
+      name: 'rules, groups and reserved entries naming it are dropped',
+      config: {
+        adminPath: '/cms',
+        robotsRules: [
+          { directive: 'disallow', pattern: '/cms/users' },
+          { directive: 'disallow', pattern: '/cmsx' },
+          { directive: 'disallow', pattern: '/search' },
+        ],
+        robotsGroups: [
+          { userAgents: ['GPTBot'], rules: [{ directive: 'disallow', pattern: '/CMS/' }] },
+        ],
+        reserved: ['cms/private/', { path: 'drafts/', publish: true }],
+      },
+      marker: '/cms',
+    },
+    {
+      name: 'an admin path under a built-in prefix',
+      config: { adminPath: 'api/admin/' },
+      marker: '/api/admin',
+    },
+    {
+      name: 'an admin path that is a built-in prefix',
+      config: { adminPath: 'login' },
+      marker: '/login',
+    },
+    {
+      name: 'a host that contains it',
+      config: { adminPath: 'cms' },
+      marker: '/cms',
+      host: 'https://cms.example.com',
+    },
+  ];
+  const root = makeContentRoot({ 'a.md': '# A\n' });
+  after(() => root.remove());
+  for (const c of CASES) {
+    test(c.name, async () => {
+      const handler = createSiteHandler({ root: root.dir, config: c.config, configFile: null });
+      try {
+        const response = await handler(
+          siteRequest('/robots.txt', { origin: c.host ?? 'https://example.com' }),
+        );
+        const text = await response.text();
+        assert.equal(response.status, 200);
+        assert.ok(!text.toLowerCase().includes(c.marker.toLowerCase()), text);
+        assert.match(text, /^User-agent: \*\n/);
+        assert.match(text, /Allow: \/\n/);
+      } finally {
+        await handler.close();
+      }
+    });
+  }
+
+  test('the dropped rules are reported', async () => {
+    const handler = createSiteHandler({
+      root: root.dir,
+      config: { adminPath: 'cms', robotsRules: [{ directive: 'disallow', pattern: '/cms/x' }] },
+      configFile: null,
+    });
+    try {
+      const robots = await (await handler(siteRequest('/robots.txt'))).text();
+      assert.ok(!robots.includes('/cms'));
+      assert.ok((await handler.diagnostics()).some((d) => d.code === 'robots-names-admin'));
+    } finally {
+      await handler.close();
+    }
+  });
+});
+
+describe('the root waymark.site.yaml is followed live', () => {
+  test('a change shows in the next response; a broken edit keeps the last good config', async () => {
+    const root = makeContentRoot({
+      'a.md': '# A\n',
+      'a.md.meta.yaml': 'alias: a\n',
+      'waymark.site.yaml': 'robotsRules: [{ disallow: /one }]\n',
+    });
+    const handler = createSiteHandler({ root: root.dir });
+    try {
+      const robots = async (): Promise<string> =>
+        (await handler(siteRequest('/robots.txt'))).text();
+      assert.match(await robots(), /Disallow: \/one\n/);
+      for (let i = 0; i < 10; i++) {
+        writeFileSync(
+          root.path('waymark.site.yaml'),
+          `robotsRules: [{ disallow: /n${i} }]\ntrailingSlash: always\n`,
+        );
+        assert.match(await robots(), new RegExp(`Disallow: /n${i}\\n`));
+        const xml = await (await handler(siteRequest('/sitemap.xml'))).text();
+        assert.deepEqual(locs(xml), ['https://example.com/a/']);
+        writeFileSync(root.path('waymark.site.yaml'), 'robotsRules: [{ disallow: "no slash" }]\n');
+        assert.match(await robots(), new RegExp(`Disallow: /n${i}\\n`));
+        assert.ok((await handler.diagnostics()).some((d) => d.code === 'config-rejected'));
+      }
+      unlinkSync(root.path('waymark.site.yaml'));
+      const text = await robots();
+      assert.doesNotMatch(text, /Disallow: \/n/);
+      assert.deepEqual(locs(await (await handler(siteRequest('/sitemap.xml'))).text()), [
+        'https://example.com/a',
+      ]);
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+});
+
+describe('conditional requests after a change', () => {
+  test('the old ETag and the old Last-Modified both get 200 with the new content', async () => {
+    const root = makeContentRoot({ 'a.md': '# A\n' });
+    const handler = createSiteHandler({ root: root.dir });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const before = await handler(siteRequest('/sitemap.xml'));
+        const etag = before.headers.get('etag') ?? '';
+        const lastModified = before.headers.get('last-modified') ?? '';
+        const count = locs(await before.text()).length;
+        writeFileSync(root.path(`b-${i}.md`), '# B\n');
+        const byTag = await handler(
+          siteRequest('/sitemap.xml', { headers: { 'if-none-match': etag } }),
+        );
+        assert.equal(byTag.status, 200);
+        assert.notEqual(byTag.headers.get('etag'), etag);
+        assert.equal(locs(await byTag.text()).length, count + 1);
+        const byDate = await handler(
+          siteRequest('/sitemap.xml', { headers: { 'if-modified-since': lastModified } }),
+        );
+        assert.equal(byDate.status, 200, 'a change moves Last-Modified to a later second');
+        assert.ok(Date.parse(byDate.headers.get('last-modified') ?? '') > Date.parse(lastModified));
+      }
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Adapts a `(Request) => Promise<Response>` handler to a Node `http.createServer`
+ * listener. The request URL is built from the server's own scheme and a fixed host (the
+ * `Host` header travels as a header, so a malformed one reaches the handler, which answers
+ * 400, instead of breaking URL construction). The response body is streamed with
+ * backpressure; a HEAD response sends headers only; a failing handler gives 500.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * const handler = createSiteHandler({ root: 'content' });
+ * createServer(toNodeListener(handler)).listen(8080, '127.0.0.1');
+ * ```
+ */
+export function toNodeListener(
+  handler: FetchHandler,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    serve(handler, req, res).catch(() => {
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'text/plain; charset=utf-8');
+        res.end('Internal error\n');
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+async function serve(
+  handler: FetchHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
+  const target = req.url ?? '/';
+  const url = target.startsWith('/')
+    ? `${scheme}://localhost${target}`
+    : (URL.parse(target)?.href ?? `${scheme}://localhost/`);
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A header value Headers refuses (Node is more lenient) is left out, not fatal.
+    }
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  const request = new Request(url, {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+  const response = await handler(request);
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    res.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (method === 'HEAD' || response.body === null) {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        await reader.cancel();
+        return;
+      }
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = (): void => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+      }
+    }
+    res.end();
+  } finally {
+    reader.releaseLock();
+  }
+}
