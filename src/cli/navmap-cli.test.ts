@@ -109,6 +109,48 @@ describe('waymark navmap', () => {
     );
     const result = await runCliForTest(['navmap', page, '--base', server.url('/docs/x.html')]);
     assert.equal(result.stdout, outline(server.origin));
+    assert.equal(result.stderr, '');
+    assert.equal(result.code, 0);
+  });
+
+  test('the charset of --headers overrides a navigational sitemap file’s declaration', async () => {
+    const latin1 = `<?xml version="1.0" encoding="utf-8"?><sitemap xmlns="${NAVMAP_NS}"><item name="Caf\u00e9" url="/c"/></sitemap>`;
+    const path = join(dir, 'latin1.xml');
+    writeFileSync(
+      path,
+      Uint8Array.from(latin1, (c) => c.charCodeAt(0)),
+    );
+    const headers = file(
+      'latin1-headers.txt',
+      'Content-Type: application/xml; charset=iso-8859-1\n',
+    );
+    const base = ['--base', 'https://ex.org/nav/map.xml'];
+    const result = await runCliForTest(['navmap', path, '--headers', headers, ...base]);
+    assert.equal(result.stdout, 'Café <https://ex.org/c>\n');
+    assert.match(result.stderr, /info: the HTTP charset "iso-8859-1" overrides/);
+    assert.equal(result.code, 0);
+  });
+
+  test('control characters from the page and the sitemap never reach the terminal raw', async () => {
+    const map = file(
+      'hostile.xml',
+      `<sitemap xmlns="${NAVMAP_NS}"><item name="a&#x1b;[2Jb" url="/a"/><item name="c" url="http://[&#x1b;]0;x&#x7;"/></sitemap>`,
+    );
+    const result = await runCliForTest(['navmap', map, '--base', 'https://ex.org/m.xml']);
+    assert.equal(result.stdout, 'a\\x1b[2Jb <https://ex.org/a>\nc\n');
+    assert.match(result.stderr, /url "http:\/\/\[\\x1b\]0;x\\x07" is not a URL/);
+    const page = file('hostile.html', '<p>nothing</p>');
+    const headers = file(
+      'hostile-headers.txt',
+      `Content-Type: text/html\nOpt: "${NAVMAP_NS}"; ns=42\n42-Location: http://[\u001b[31m\n`,
+    );
+    const none = await runCliForTest(['navmap', page, '--headers', headers]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /is not a URL: http:\/\/\[\\x1b\[31m/);
+    const raw = [...(result.stderr + result.stdout + none.stderr)].filter(
+      (c) => c < ' ' && c !== '\n',
+    );
+    assert.deepEqual(raw, []);
   });
 
   test('a saved page that is not HTML: the HTML steps are reported as skipped', async () => {
@@ -130,6 +172,24 @@ describe('waymark navmap', () => {
       /^Home <file:\/\/\/> \{home\}\n {2}Docs <file:\/\/\/docs\/>\n {2}\[not loaded: file:\/\/.*more\.xml\]/,
     );
     assert.match(local.stderr, /info: .*more\.xml is not loaded/);
+  });
+
+  test('a saved page without --base: a relative sitemap is read beside it', async () => {
+    file('local-map.xml', MORE);
+    const page = file('local.html', '<link rel="standard-sitemap" href="local-map.xml">');
+    const result = await runCliForTest(['navmap', page]);
+    assert.equal(result.stdout, 'More <file:///more>\n');
+    assert.equal(result.code, 0);
+  });
+
+  test('a saved page naming a sitemap on another file host: a clear message, exit 1', async () => {
+    const page = file('remote.html', '<link rel="standard-sitemap" href="file://server/nav.xml">');
+    const result = await runCliForTest(['navmap', page]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /cannot read file:\/\/server\/nav\.xml: only http\(s\) and local file: URLs/,
+    );
   });
 
   test('usage errors exit 2', async () => {

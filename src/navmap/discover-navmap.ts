@@ -1,7 +1,8 @@
 import { trimAscii } from '../crawl/internal/html-values.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
-import { type HtmlLinkScan, scanHtmlLinks } from './internal/html-link-scan.ts';
+import { type HtmlLinkScan, MAX_HTML_ELEMENTS, scanHtmlLinks } from './internal/html-link-scan.ts';
 import { parseOptHeader } from './internal/opt-header.ts';
+import { bodyOf } from './internal/page-body.ts';
 import { headerValues, mediaType, type PageHeaders } from './internal/page-headers.ts';
 import { NAVMAP_NS } from './navmap-names.ts';
 import type { NavmapLocation, NavmapVia } from './types.ts';
@@ -15,8 +16,17 @@ export interface NavmapPage {
   /** Not consulted: any response may name a sitemap. */
   readonly status?: number;
   readonly headers: PageHeaders;
-  /** The body; the HTML steps need it. */
-  readonly body?: Uint8Array | string;
+  /**
+   * The body; only the HTML steps read it. A stream (a `Response`'s body, a Node stream) is
+   * read up to its first 10 MiB and then cancelled; a stream already read or locked counts
+   * as no body.
+   */
+  readonly body?:
+    | Uint8Array
+    | string
+    | ReadableStream<Uint8Array>
+    | AsyncIterable<Uint8Array>
+    | null;
 }
 
 /** Options of {@link discoverNavmap}. */
@@ -119,7 +129,14 @@ export async function explainNavmapDiscovery(
     steps.push({ step: 4, via: 'legacy-link', outcome: 'skipped', detail: why });
   } else {
     const base = URL.parse(trimAscii(html.baseHref ?? ''), pageUrl) ?? pageUrl;
-    const fromHtml = done(linkStep(html, base)) ?? done(legacyLinkStep(html, base));
+    // Said where it may matter: a link past the cap is not silently missed.
+    const cut = html.truncated
+      ? ` (only the first ${MAX_HTML_ELEMENTS} <link> and <meta> elements are read)`
+      : '';
+    const withCut = (step: NavmapDiscoveryStep) =>
+      step.outcome === 'absent' ? { ...step, detail: step.detail + cut } : step;
+    const fromHtml =
+      done(withCut(linkStep(html, base))) ?? done(withCut(legacyLinkStep(html, base)));
     if (fromHtml !== null) return fromHtml;
   }
 
@@ -244,57 +261,11 @@ function isLocationToken(token: string, prefixes: ReadonlySet<string>): boolean 
   return token.endsWith('.location') && prefixes.has(token.slice(0, -9));
 }
 
-/** Most bytes of a page read for the HTML steps (its `<head>` is near the start). */
-const MAX_PAGE_BYTES = 10 * 1024 * 1024;
-
 /** The page's HTML, read from a page object or a Response; null without a body. */
 async function htmlOf(
   page: NavmapPage | Response,
   contentType: string | undefined,
 ): Promise<HtmlLinkScan | null> {
-  const body = await bodyOf(page);
+  const body = await bodyOf(page.body);
   return body === null ? null : scanHtmlLinks(body, contentType);
-}
-
-/**
- * The body as bytes or text. A stream (a `Response`'s, also from another copy of undici) is
- * read up to {@link MAX_PAGE_BYTES} and then cancelled; a read that fails keeps what came.
- */
-async function bodyOf(page: NavmapPage | Response): Promise<Uint8Array | string | null> {
-  const body: unknown = page.body;
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (ArrayBuffer.isView(body))
-    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  if (body === null || typeof body !== 'object') return null;
-  const stream = body as Partial<ReadableStream<Uint8Array>>;
-  if (typeof stream.getReader !== 'function' || stream.locked === true) return null;
-  let reader: ReadableStreamDefaultReader<Uint8Array>;
-  try {
-    reader = stream.getReader();
-  } catch {
-    return null;
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_PAGE_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!(value instanceof Uint8Array)) continue;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // A body that breaks off is read as far as it came.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const bytes = new Uint8Array(Math.min(size, MAX_PAGE_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
 }

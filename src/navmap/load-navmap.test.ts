@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import type { FetchFunction } from '../http/index.ts';
 import { type Route, startTestServer, type TestServer } from '../http/test-support/test-server.ts';
 import { loadNavmap, loadNavmapFile } from './load-navmap.ts';
 import { NAVMAP_ACCEPT, NAVMAP_NS } from './navmap-names.ts';
@@ -83,21 +84,49 @@ describe('loadNavmap: the example of the spec page, served', () => {
   });
 });
 
+/**
+ * The global fetch, recording every URL asked for: with the server's own record, this sees
+ * requests to any host, not only those that reach the test server.
+ */
+function recordingFetch(): { fetch: FetchFunction; urls: string[] } {
+  const urls: string[] = [];
+  return {
+    urls,
+    fetch: (url, init) => {
+      urls.push(url);
+      return fetch(url, init);
+    },
+  };
+}
+
 describe('loadNavmap: never fetches an unnamed location', () => {
   test('a page naming nothing costs exactly one request, however tempting the decoys', async () => {
     const server = await serve({
       '/page': {
-        headers: { ...HTML, Link: '</sitemap.xml>; rel="sitemap"' },
-        body: `<link rel="sitemap" href="/sitemap.xml"><link rel="schema.nav" href="${NAVMAP_NS}"><a href="/nav.xml">nav</a>`,
+        headers: {
+          ...HTML,
+          Link: '</sitemap.xml>; rel="sitemap"',
+          Opt: `"${NAVMAP_NS}"; ns=42`,
+          'X-Standard-Sitemap-Location': ' ',
+        },
+        body: `<link rel="sitemap" href="/sitemap.xml"><link rel="schema.nav" href="${NAVMAP_NS}">
+          <link rel="nav.location" href=""><link rel="standard-sitemap" href="http://[::1">
+          <a href="/nav.xml">nav</a><a href="https://ex.org/sitemap.xml">map</a>`,
       },
       '*': { headers: XML, body: doc('<item name="guessed" url="/"/>') },
     });
-    const load = await loadNavmap(server.url('/page'));
+    const { fetch, urls } = recordingFetch();
+    const load = await loadNavmap(server.url('/page'), { fetch });
     assert.equal(load.location, null);
     assert.equal(load.tree, null);
     assert.deepEqual(
-      server.requests.map((r) => r.path),
-      ['/page'],
+      load.discovery.steps.map((s) => s.outcome),
+      ['absent', 'empty', 'empty', 'invalid', 'skipped'],
+    );
+    assert.deepEqual(urls, [server.url('/page')]);
+    assert.deepEqual(
+      server.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /page'],
     );
   });
 
@@ -113,14 +142,20 @@ describe('loadNavmap: never fetches an unnamed location', () => {
       '/nav/b.xml': { headers: XML, body: doc('<item name="B" url="/b"/>') },
       '*': { headers: XML, body: doc('') },
     });
-    const load = await loadNavmap(server.url('/page'));
+    const { fetch, urls } = recordingFetch();
+    const load = await loadNavmap(server.url('/page'), { fetch });
     assert.deepEqual(outline(load.tree ?? assert.fail('a tree')), [
       `A <${server.origin}/a>`,
       `  B <${server.origin}/b>`,
     ]);
+    const expected = ['/page', '/nav/map.xml', '/nav/b.xml'];
+    assert.deepEqual(
+      urls,
+      expected.map((path) => server.url(path)),
+    );
     assert.deepEqual(
       server.requests.map((r) => r.path),
-      ['/page', '/nav/map.xml', '/nav/b.xml'],
+      expected,
     );
   });
 
@@ -138,8 +173,10 @@ describe('loadNavmap: never fetches an unnamed location', () => {
       '/other.xml': { headers: XML, body: doc('<item name="Other"/>') },
       '/third.xml': { headers: XML, body: doc('<item name="Third"/>') },
     });
-    const load = await loadNavmap(server.url('/page'));
+    const { fetch, urls } = recordingFetch();
+    const load = await loadNavmap(server.url('/page'), { fetch });
     assert.deepEqual(load.location, { url: server.url('/gone.xml'), via: 'opt-header' });
+    assert.deepEqual(urls, [server.url('/page'), server.url('/gone.xml')]);
     assert.equal(load.tree?.root, null);
     assert.deepEqual(codes(load.tree ?? assert.fail('a tree')), ['fetch-failed']);
     assert.deepEqual(
@@ -157,6 +194,7 @@ describe('loadNavmap: never fetches an unnamed location', () => {
       userAgent: 'NavBrowser/2.0',
       acceptLanguage: 'de, en;q=0.5',
       acceptEncoding: 'gzip',
+      headers: { cookie: 'session=1', accept: 'text/plain' },
     });
     await loadNavmap(server.url('/page'));
     const [page, sitemap, page2, sitemap2] = server.requests.map((r) => r.headers);
@@ -167,6 +205,7 @@ describe('loadNavmap: never fetches an unnamed location', () => {
     assert.equal(page?.['user-agent'], 'NavBrowser/2.0');
     assert.equal(page?.['accept-language'], 'de, en;q=0.5');
     assert.equal(page?.['accept-encoding'], 'gzip');
+    assert.equal(page?.cookie, 'session=1');
     assert.equal(sitemap?.accept, NAVMAP_ACCEPT);
     assert.notEqual(page?.accept, NAVMAP_ACCEPT);
   });
@@ -272,8 +311,8 @@ describe('loadNavmapFile: externals across files', () => {
     const failures = tree.diagnostics.filter((d) => d.code === 'external-failed');
     assert.equal(failures.length, 4);
     assert.match(failures[0]?.message ?? '', /HTTP 404/);
-    assert.match(failures[1]?.message ?? '', /timed out/);
-    assert.match(failures[2]?.message ?? '', /2000|2 000|2,000|bytes|KiB|limit/i);
+    assert.match(failures[1]?.message ?? '', /stall\.xml: fetch timed out after 500 ms/);
+    assert.match(failures[2]?.message ?? '', /huge\.xml: response larger than 2000 bytes/);
     assert.match(failures[3]?.message ?? '', /HTML page/);
   });
 
@@ -313,6 +352,49 @@ describe('loadNavmapFile: externals across files', () => {
     assert.equal(tree.root, null);
     assert.deepEqual(codes(tree), ['fetch-failed']);
     assert.match(tree.diagnostics[0]?.message ?? '', /HTTP 404/);
+  });
+
+  test('a page body is read only as far as discovery needs it', async () => {
+    const server = await serve({
+      // Named in the headers, with a body that never ends: the body is never waited for.
+      '/endless': (_request, response) => {
+        response.writeHead(200, { ...HTML, 'X-Standard-Sitemap-Location': '/m.xml' });
+        response.write('<html><head>');
+      },
+      // Named in the <head> of a page larger than the size cap: what came is enough.
+      '/huge': {
+        headers: HTML,
+        body: `<link rel="standard-sitemap" href="/m.xml">${'<p>filler</p>'.repeat(20_000)}`,
+      },
+      '/m.xml': { headers: XML, body: doc('<item name="M" url="/m"/>') },
+    });
+    const endless = await loadNavmap(server.url('/endless'), { timeoutMs: 5_000 });
+    assert.deepEqual(endless.location, { url: server.url('/m.xml'), via: 'legacy-header' });
+    assert.deepEqual(outline(endless.tree ?? assert.fail('a tree')), [`M <${server.origin}/m>`]);
+    const huge = await loadNavmap(server.url('/huge'), { maxBytes: 50_000 });
+    assert.deepEqual(huge.location, { url: server.url('/m.xml'), via: 'legacy-link' });
+    assert.deepEqual(outline(huge.tree ?? assert.fail('a tree')), [`M <${server.origin}/m>`]);
+  });
+
+  test('bad options are refused before anything is fetched', async () => {
+    const server = await serve({});
+    const BAD = [
+      { maxFiles: Number.NaN },
+      { maxFiles: 0 },
+      { maxNodes: 1.5 },
+      { timeoutMs: 0 },
+      { maxBytes: -1 },
+      { headers: { 'bad header': 'x' } },
+    ];
+    for (const options of BAD) {
+      await assert.rejects(loadNavmap(server.url('/page'), options), {
+        code: 'invalid-argument',
+      });
+      await assert.rejects(loadNavmapFile(server.url('/m.xml'), options), {
+        code: 'invalid-argument',
+      });
+    }
+    assert.deepEqual(server.requests, []);
   });
 
   test('a page that cannot be fetched at all is an I/O failure', async () => {

@@ -1,4 +1,9 @@
-import { type FetchFunction, fetchWithLimits } from '../http/index.ts';
+import {
+  DEFAULT_FETCH_LIMITS,
+  type FetchFunction,
+  fetchWithLimits,
+  openWithLimits,
+} from '../http/index.ts';
 import { isWaymarkError, WaymarkError } from '../shared/waymark-error.ts';
 import {
   type DiscoverNavmapOptions,
@@ -59,8 +64,8 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.8';
 const XML_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
 
 /**
- * Fetches a page, discovers its navigational sitemap, fetches that under the same request
- * conditions (User-Agent, Accept-Encoding, Accept-Language and any extra headers; only
+ * Fetches a page (its body only as far as the HTML steps need it, at most 10 MiB), discovers
+ * its navigational sitemap, fetches that under the same request conditions (User-Agent, Accept-Encoding, Accept-Language and any extra headers; only
  * `Accept` changes, to `application/xml, text/xml`), follows `external` references (each
  * file once, at most 32, each under the size and time caps) and returns the tree. A failed
  * external costs only its branch, with a diagnostic. Throws a `WaymarkError` (`io-failed`)
@@ -76,17 +81,27 @@ export async function loadNavmap(
   pageUrl: string,
   options: LoadNavmapOptions = {},
 ): Promise<NavmapLoad> {
-  // A bad option is the caller's mistake: said before anything is fetched.
-  checkedMaxFiles(options.maxFiles);
-  checkedMaxNodes(options.maxNodes);
-  const page = await fetchWithLimits(pageUrl, {
+  checkOptions(options);
+  // The body is read only if the HTML steps need it, and only up to the size cap (at most
+  // 10 MiB): a page too big to read whole can still name its sitemap in its headers or its
+  // <head>, so the cap cuts the page short instead of failing it.
+  const page = await openWithLimits(pageUrl, {
     ...limitsOf(options),
+    maxBytes: Number.MAX_SAFE_INTEGER,
     headers: requestHeaders(options, PAGE_ACCEPT),
   });
-  const discovery = await explainNavmapDiscovery(
-    { url: page.url, status: page.status, headers: page.headers, body: page.body },
-    options,
-  );
+  const pageBytes = options.maxBytes ?? DEFAULT_FETCH_LIMITS.maxBytes;
+  let discovery: NavmapDiscovery;
+  try {
+    const body = firstBytes(page.body, pageBytes);
+    discovery = await explainNavmapDiscovery(
+      { url: page.url, status: page.status, headers: page.headers, body },
+      options,
+    );
+  } finally {
+    await page.cancel();
+  }
+  options.signal?.throwIfAborted();
   const location = discovery.location;
   const tree = location === null ? null : await loadNavmapFile(location.url, options);
   return { page: { url: page.url, status: page.status }, discovery, location, tree };
@@ -113,6 +128,7 @@ export async function loadNavmapFile(
   } = {},
 ): Promise<NavmapTree> {
   const rootUrl = documentUrl(url);
+  checkOptions(options);
   const maxNodes = checkedMaxNodes(options.maxNodes);
   const maxFiles = checkedMaxFiles(options.maxFiles);
   const files = new Map<string, NavmapFile>();
@@ -181,6 +197,37 @@ async function fetchFile(url: string, options: LoadNavmapFileOptions): Promise<N
       ...document.diagnostics,
     ],
   };
+}
+
+/**
+ * A bad option is the caller's mistake, said before anything is fetched (inside a fetch it
+ * would look like a failed file).
+ */
+function checkOptions(options: LoadNavmapFileOptions): void {
+  checkedMaxFiles(options.maxFiles);
+  checkedMaxNodes(options.maxNodes);
+  requestHeaders(options, NAVMAP_ACCEPT);
+  const { timeoutMs, maxBytes } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new WaymarkError('invalid-argument', `timeoutMs must be above 0, got ${timeoutMs}`);
+  }
+  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes >= 0)) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `maxBytes must be a whole number of bytes, got ${maxBytes}`,
+    );
+  }
+}
+
+/** The first `max` bytes of a body; leaving early closes the connection. */
+async function* firstBytes(chunks: AsyncIterable<Uint8Array>, max: number) {
+  let size = 0;
+  if (max === 0) return;
+  for await (const chunk of chunks) {
+    yield chunk.subarray(0, max - size);
+    size += chunk.byteLength;
+    if (size >= max) return;
+  }
 }
 
 function limitsOf(options: LoadNavmapFileOptions) {

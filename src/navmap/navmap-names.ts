@@ -1,4 +1,11 @@
-/** The standard-sitemap namespace: elements of a navigational sitemap, and discovery's key. */
+/**
+ * The standard-sitemap namespace: elements of a navigational sitemap, and discovery's key.
+ *
+ * @example
+ * ```ts
+ * const opt = `"${NAVMAP_NS}"; ns=42`; // an Opt header value that declares it
+ * ```
+ */
 export const NAVMAP_NS = 'http://standard-sitemap.org/2007/ns';
 export const XLINK_NS = 'http://www.w3.org/1999/xlink';
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -6,7 +13,14 @@ export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 /** The `Accept` a navigational sitemap is fetched with; only this differs from the page's. */
 export const NAVMAP_ACCEPT = 'application/xml, text/xml';
 
-/** Most files one navigational sitemap may be made of (the root and its externals). */
+/**
+ * Most files one navigational sitemap may be made of (the root and its externals).
+ *
+ * @example
+ * ```ts
+ * await loadNavmapFile(url, { maxFiles: Math.min(8, MAX_NAVMAP_FILES) });
+ * ```
+ */
 export const MAX_NAVMAP_FILES = 32;
 /** Deepest element nesting read from one document; deeper elements are skipped. */
 export const MAX_XML_DEPTH = 256;

@@ -15,8 +15,8 @@ export type NavmapFormat = 'text' | 'json' | 'html';
  * The output is safe to print and to embed whatever the sitemap contains: `text` shows
  * control characters (and bidi controls) as `\x1b`-style escapes, so a label cannot drive
  * the terminal; `json` writes them as `\u` escapes; `html` escapes every value, and only
- * `http:`, `https:` and `mailto:` URLs become links (a `javascript:` or `data:` URL is shown
- * as plain text, never as an `href`).
+ * `http:`, `https:` and `mailto:` URLs become links (a node with a `javascript:` or `data:`
+ * URL is shown by its label, without a link: never as an `href`).
  *
  * @example
  * ```ts

@@ -74,7 +74,8 @@ export interface NavmapNode extends NavmapInherited {
   readonly inTree: boolean;
   /**
    * True for the lower incarnation of an item that turned up as its own descendant (a loop):
-   * it appears once more, as a leaf, and the walk stops there.
+   * it appears once more, as a leaf (its variants and extras kept, no children), and the
+   * walk stops there.
    */
   readonly repeated: boolean;
   readonly variants: readonly NavmapVariant[];

@@ -36,7 +36,7 @@ A file whose root element is <sitemap> in the standard-sitemap namespace is read
 with --base as its URL. Only locations the page names are ever fetched.
 Problems go to stderr as source:line: severity: message.
 Exit status: 0 when printed without errors, 1 when the page names no navigational sitemap
-or a document had errors, 2 on a usage error.
+or a document had errors, 2 on a usage error or when the page cannot be fetched.
 `;
 
 const STEP_NAMES: Readonly<Record<string, string>> = {
@@ -118,14 +118,21 @@ async function fromFile(
     return null;
   }
   if (/^https?:/i.test(location.url)) return loadNavmapFile(location.url, { userAgent });
-  if (location.url.startsWith('file:')) {
-    const sitemap = await readInput(fileURLToPath(location.url), io);
-    return parseNavmap(sitemap, { url: location.url });
-  }
+  const path = location.url.startsWith('file:') ? localPath(location.url) : null;
+  if (path !== null) return parseNavmap(await readInput(path, io), { url: location.url });
   io.stderr(
-    `${NAME}: cannot read ${printable(location.url)}: only http(s) and file: URLs are read\n`,
+    `${NAME}: cannot read ${printable(location.url)}: only http(s) and local file: URLs are read\n`,
   );
   return null;
+}
+
+/** The path of a local `file:` URL; null for one on another host (`file://server/x`). */
+function localPath(url: string): string | null {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
 }
 
 /** `Name: value` lines of a saved response; a status line and anything else is skipped. */

@@ -1,20 +1,50 @@
 // Where an `<external>` points: an element of a loaded document, or why it cannot be
 // spliced. A reference to a file not loaded yet is added to `pending`, for the loader.
 
+import { NAVMAP_NS } from '../navmap-names.ts';
 import type { NavmapFile } from './navmap-assembler.ts';
-import type { RawDocument, RawElement } from './navmap-document.ts';
+import type { RawDocument, RawElement } from './raw-document.ts';
 
-/** A target to splice, or a problem (with the reference's URL for a placeholder, if any). */
+/**
+ * A target to splice - an `item` or `group` (`node`), another `external` (`chain`), or a
+ * file's root, whose children are spliced (`file`) - or a problem, with the reference's URL
+ * when the reference should stay in the tree as a placeholder.
+ */
 export type ExternalTarget =
-  | { readonly doc: RawDocument; readonly element: RawElement }
+  | {
+      readonly kind: 'node' | 'chain' | 'file';
+      readonly doc: RawDocument;
+      readonly element: RawElement;
+    }
   | {
       readonly problem: readonly ['info' | 'warning' | 'error', string, string];
       readonly url: string | null;
     };
 
 /**
+ * The reference of an `<external>`: `xlink:href`, or the obsolete `url` (`obsolete`, for a
+ * note); null when it has neither, or an empty one.
+ *
+ * @example
+ * ```ts
+ * externalHref(element); // { href: 'parts.xml#faq', obsolete: false }
+ * ```
+ */
+export function externalHref(element: RawElement): { href: string | null; obsolete: boolean } {
+  const obsolete = element.href === null && element.attributes['url'] !== undefined;
+  const href = (element.href ?? element.attributes['url'] ?? '').trim();
+  return { href: href === '' ? null : href, obsolete };
+}
+
+/**
  * Resolves an `xlink:href` against the element's base; `#id` is a same-document reference
  * whatever `xml:base` says (RFC 3986 §4.4). Without a fragment, the target is the root.
+ *
+ * @example
+ * ```ts
+ * const target = resolveExternal(element, 'parts.xml#faq', doc, files, pending, 'error');
+ * if ('problem' in target) report(...target.problem);
+ * ```
  */
 export function resolveExternal(
   element: RawElement,
@@ -75,15 +105,28 @@ export function resolveExternal(
     }
     target = file;
   }
-  if (id === null) return { doc: target, element: target.root as RawElement };
-  const found = target.ids.get(id);
+  const found = id === null ? (target.root as RawElement) : target.ids.get(id);
   if (found === undefined) {
     return {
       problem: ['warning', 'external-id-missing', `no element has xml:id "${id}" in ${target.url}`],
       url: absolute,
     };
   }
-  return { doc: target, element: found };
+  if (found === target.root) return { kind: 'file', doc: target, element: found };
+  if (found.ns === NAVMAP_NS && (found.name === 'item' || found.name === 'group')) {
+    return { kind: 'node', doc: target, element: found };
+  }
+  if (found.ns === NAVMAP_NS && found.name === 'external') {
+    return { kind: 'chain', doc: target, element: found };
+  }
+  return {
+    problem: [
+      'warning',
+      'external-target-invalid',
+      `<external> points at <${found.name}>, which is not an item, group or sitemap`,
+    ],
+    url: null,
+  };
 }
 
 function safeDecode(value: string): string {

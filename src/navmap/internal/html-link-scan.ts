@@ -5,20 +5,20 @@
 
 import { Parser } from 'htmlparser2';
 import { HtmlDecoder } from '../../crawl/internal/html-decoder.ts';
-import { tokens, trimAscii } from '../../crawl/internal/html-values.ts';
+import { trimAscii } from '../../crawl/internal/html-values.ts';
 
 /** Most `<link>` and `<meta>` elements kept: a page with more is hostile or generated. */
-const MAX_ELEMENTS = 10_000;
+export const MAX_HTML_ELEMENTS = 10_000;
 
 export interface HtmlLink {
-  /** `rel` tokens, lower-cased. */
+  /** `rel` tokens, ASCII lower-cased. */
   readonly rel: readonly string[];
   /** `href` as written, or null when absent. */
   readonly href: string | null;
 }
 
 export interface HtmlMeta {
-  /** `name`, trimmed and lower-cased. */
+  /** `name`, trimmed and ASCII lower-cased. */
   readonly name: string;
   readonly content: string | null;
 }
@@ -28,6 +28,8 @@ export interface HtmlLinkScan {
   readonly metas: readonly HtmlMeta[];
   /** The first `<base>` with an `href`, as written. */
   readonly baseHref: string | null;
+  /** True when the page had more `<link>` and `<meta>` elements than are kept. */
+  readonly truncated: boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export function scanHtmlLinks(body: Uint8Array | string, contentType?: string): 
   const links: HtmlLink[] = [];
   const metas: HtmlMeta[] = [];
   let baseHref: string | null = null;
+  let truncated = false;
   let inert = 0;
   let foreign = 0;
   const parser = new Parser({
@@ -51,12 +54,18 @@ export function scanHtmlLinks(body: Uint8Array | string, contentType?: string): 
       if (inert > 0) return;
       if (name === 'svg' || name === 'math') foreign++;
       if (foreign > 0) return;
-      if (links.length + metas.length >= MAX_ELEMENTS) return;
+      if (
+        (name === 'link' || name === 'meta') &&
+        links.length + metas.length >= MAX_HTML_ELEMENTS
+      ) {
+        truncated = true;
+        return;
+      }
       if (name === 'link') {
-        links.push({ rel: tokens(attributes['rel']), href: attributes['href'] ?? null });
+        links.push({ rel: asciiTokens(attributes['rel']), href: attributes['href'] ?? null });
       } else if (name === 'meta' && attributes['name'] !== undefined) {
         metas.push({
-          name: trimAscii(attributes['name']).toLowerCase(),
+          name: asciiLower(trimAscii(attributes['name'])),
           content: attributes['content'] ?? null,
         });
       } else if (name === 'base' && baseHref === null && attributes['href'] !== undefined) {
@@ -76,5 +85,19 @@ export function scanHtmlLinks(body: Uint8Array | string, contentType?: string): 
     const text = decoder.write(body);
     parser.end(text + decoder.end());
   }
-  return { links, metas, baseHref };
+  return { links, metas, baseHref, truncated };
+}
+
+/**
+ * ASCII lower case only, as HTML compares keywords: `toLowerCase` would also fold the Kelvin
+ * sign to `k` or `İ` to `i̇`, making tokens equal that HTML keeps apart.
+ */
+function asciiLower(value: string): string {
+  return value.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+}
+
+/** The tokens of a space-separated list such as `rel`, ASCII lower-cased. */
+function asciiTokens(value: string | undefined): string[] {
+  const trimmed = trimAscii(value ?? '');
+  return trimmed === '' ? [] : asciiLower(trimmed).split(/[\t\n\f\r ]+/);
 }

@@ -15,25 +15,33 @@ import type {
   NavmapTree,
   NavmapVariant,
 } from '../types.ts';
-import { resolveExternal } from './external-target.ts';
-import type { RawDocument, RawElement } from './navmap-document.ts';
+import { readClassChange } from './class-change.ts';
+import { externalHref, resolveExternal } from './external-target.ts';
 import {
   effectiveValues,
   externalPlaceholder,
   extra,
   NO_INHERITED,
-  namespacesAt,
+  type Owner,
   priorityOf,
   rolesOf,
   sourceOf,
   text,
   urlOf,
+  variantOf,
 } from './node-values.ts';
+import type { RawDocument, RawElement } from './raw-document.ts';
 import { RoleIndex } from './role-index.ts';
 import { WalkBudget } from './walk-budget.ts';
 import { WalkLog } from './walk-log.ts';
 
-/** Children that are nodes of the tree (not left out of a loop's repeated leaf). */
+type Problem = [NavmapDiagnostic['severity'], string, string];
+
+const FOREIGN = 'is not in the standard-sitemap namespace; skipped with its content';
+const LOOP_WITHOUT_ITEM =
+  '<external> leads back to itself without an item in between; not followed again';
+
+/** Children that are nodes of the tree: a loop's repeated leaf leaves them out. */
 const NESTED: ReadonlySet<string> = new Set(['item', 'group', 'external']);
 
 /** A file the walk asked for: read, or why it could not be. */
@@ -130,7 +138,10 @@ class Assembler {
     const parts = this.#children(element, 'sitemap', { doc, values, depth: 1, inTree: true });
     for (const child of element.children) {
       if (child.ns === NAVMAP_NS && (child.name === 'class-change' || child.name === 'change')) {
-        this.#classChange(child, doc);
+        const change = readClassChange(child, (...problem) =>
+          this.#log.report(child, doc, ...problem),
+        );
+        if (change !== null) this.#classChanges.push(change);
       }
     }
     return {
@@ -159,21 +170,16 @@ class Assembler {
     const values = effectiveValues(element, place.values);
     const inTree = place.inTree && element.attributes['tree']?.trim().toLowerCase() !== 'exclude';
     const kind = element.name === 'group' ? 'group' : 'item';
+    const report = (...problem: Problem) => this.#log.report(element, doc, ...problem);
     const { url, invalid } = urlOf(element);
-    if (invalid !== null) {
-      this.#log.report(element, doc, 'warning', 'invalid-url', `url "${invalid}" is not a URL`);
-    }
+    if (invalid !== null) report('warning', 'invalid-url', `url "${invalid}" is not a URL`);
     const { priority, invalid: badPriority } = priorityOf(element);
-    if (badPriority) {
-      this.#log.report(element, doc, 'warning', 'invalid-priority', 'priority is not a number');
-    }
+    if (badPriority) report('warning', 'invalid-priority', 'priority is not a number');
     const label = text(element, 'name');
     const roles = kind === 'item' ? rolesOf(element) : [];
     const repeated = this.#path.has(element);
     if (repeated) {
-      this.#log.report(
-        element,
-        doc,
+      report(
         'info',
         'loop',
         `<${element.name}> is its own descendant; it appears once more there, as a leaf`,
@@ -213,14 +219,13 @@ class Assembler {
     for (const child of element.children) {
       if (leaf && child.ns === NAVMAP_NS && NESTED.has(child.name)) continue;
       if (this.#budget.stopped || !this.#budget.spend(place.doc, child)) break;
+      const report = (...problem: Problem) => this.#log.report(child, place.doc, ...problem);
+      const misplaced = () => {
+        const where = kind === 'spliced' ? 'at the top of a spliced file' : `in <${kind}>`;
+        report('warning', 'misplaced-element', `<${child.name}> is not allowed ${where}; skipped`);
+      };
       if (child.ns !== NAVMAP_NS) {
-        this.#log.report(
-          child,
-          place.doc,
-          'info',
-          'foreign-element',
-          `<${child.name}> is not in the standard-sitemap namespace; skipped with its content`,
-        );
+        report('info', 'foreign-element', `<${child.name}> ${FOREIGN}`);
         continue;
       }
       switch (child.name) {
@@ -233,177 +238,94 @@ class Assembler {
         case 'external':
           this.#splice(child, place, parts.children);
           break;
-        case 'variant':
-          if (owner === undefined) this.#misplaced(child, place.doc, kind);
-          else parts.variants.push(this.#variant(child, place, owner));
+        case 'variant': {
+          if (owner === undefined) {
+            misplaced();
+            break;
+          }
+          const { variant, invalid } = variantOf(child, place.values, owner);
+          if (invalid !== null) report('warning', 'invalid-url', `url "${invalid}" is not a URL`);
+          parts.variants.push(variant);
+          this.#nothingInside(child, place.doc);
           break;
+        }
         case 'class-change':
         case 'change':
-          if (kind !== 'sitemap') this.#misplaced(child, place.doc, kind);
+          if (kind !== 'sitemap') misplaced();
           break;
         case 'image':
         case 'style':
           parts.extras.push(extra(child));
           break;
-        default:
-          this.#log.report(
-            child,
-            place.doc,
+        default: {
+          const code = child.name === 'sitemap' ? 'misplaced-element' : 'unknown-element';
+          report(
             'warning',
-            child.name === 'sitemap' ? 'misplaced-element' : 'unknown-element',
+            code,
             `<${child.name}> is not a standard-sitemap element here; skipped`,
           );
+        }
       }
     }
     return parts;
   }
 
-  #variant(element: RawElement, place: Place, owner: Owner): NavmapVariant {
-    const values = effectiveValues(element, place.values);
-    const { url, invalid } = urlOf(element);
-    if (invalid !== null) {
-      this.#log.report(
-        element,
-        place.doc,
-        'warning',
-        'invalid-url',
-        `url "${invalid}" is not a URL`,
-      );
-    }
-    return {
-      label: text(element, 'name') ?? owner.label,
-      url: url ?? owner.url,
-      description: text(element, 'description') ?? owner.description,
-      ...values,
-    };
-  }
-
   /** `<external>`: the referenced element (or file's top level) walked in its place. */
   #splice(element: RawElement, place: Place, out: NavmapNode[]): void {
     const { doc } = place;
+    const report = (...problem: Problem) => this.#log.report(element, doc, ...problem);
     if (this.#path.has(element)) {
-      this.#log.report(
-        element,
-        doc,
-        'warning',
-        'external-loop',
-        '<external> leads back to itself without an item in between; not followed again',
-      );
+      report('warning', 'external-loop', LOOP_WITHOUT_ITEM);
       return;
     }
-    let href = element.href;
-    if (href === null && element.attributes['url'] !== undefined) {
-      href = element.attributes['url'];
-      this.#log.report(
-        element,
-        doc,
-        'info',
-        'obsolete-form',
-        'the obsolete url="" is read as xlink:href',
-      );
-    }
-    if (href === null || href.trim() === '') {
-      this.#log.report(
-        element,
-        doc,
-        'warning',
-        'external-without-href',
-        '<external> has no xlink:href',
-      );
+    const { href, obsolete } = externalHref(element);
+    if (obsolete) report('info', 'obsolete-form', 'the obsolete url="" is read as xlink:href');
+    if (href === null) {
+      report('warning', 'external-without-href', '<external> has no xlink:href');
       return;
     }
-    const target = resolveExternal(
-      element,
-      href.trim(),
-      doc,
-      this.#files,
-      this.#pending,
-      this.#options.missingSeverity,
-    );
+    const { missingSeverity } = this.#options;
+    const target = resolveExternal(element, href, doc, this.#files, this.#pending, missingSeverity);
     if ('problem' in target) {
-      const [severity, code, message] = target.problem;
-      this.#log.report(element, doc, severity, code, message);
+      report(...target.problem);
       if (target.url !== null) this.#placeholder(element, target.url, place, out);
       return;
     }
-    this.#path.add(element);
-    const inner = { ...place, doc: target.doc, depth: place.depth + 1 };
     const found = target.element;
-    if (found.ns === NAVMAP_NS && (found.name === 'item' || found.name === 'group')) {
+    const inner = { ...place, doc: target.doc, depth: place.depth + 1 };
+    this.#path.add(element);
+    if (target.kind === 'node') {
       const node = this.#node(found, inner);
       if (node !== null) out.push(node);
-    } else if (found.ns === NAVMAP_NS && found.name === 'external') {
+    } else if (target.kind === 'chain') {
       this.#splice(found, inner, out);
-    } else if (found === target.doc.root) {
-      if (this.#path.has(found)) {
-        this.#log.report(
-          element,
-          doc,
-          'warning',
-          'external-loop',
-          `<external> splices ${target.doc.url}, which is already being walked; not followed again`,
-        );
-      } else if (this.#budget.count(inner, found)) {
-        this.#path.add(found);
-        const values = effectiveValues(found, place.values);
-        out.push(...this.#children(found, 'spliced', { ...inner, values }).children);
-        this.#path.delete(found);
-      }
-    } else {
-      this.#log.report(
-        element,
-        doc,
+    } else if (this.#path.has(found)) {
+      report(
         'warning',
-        'external-target-invalid',
-        `<external> points at <${found.name}>, which is not an item, group or sitemap`,
+        'external-loop',
+        `<external> splices ${target.doc.url}, which is already being walked; not followed again`,
       );
+    } else if (this.#budget.count(inner, found)) {
+      this.#path.add(found);
+      const values = effectiveValues(found, place.values);
+      out.push(...this.#children(found, 'spliced', { ...inner, values }).children);
+      this.#path.delete(found);
     }
     this.#path.delete(element);
+  }
+
+  /** A variant is a leaf: nodes written inside it are never reached, which is said. */
+  #nothingInside(variant: RawElement, doc: RawDocument): void {
+    for (const inner of variant.children) {
+      if (inner.ns !== NAVMAP_NS || !NESTED.has(inner.name)) continue;
+      const message = `<${inner.name}> is not allowed in <variant>; skipped with its content`;
+      this.#log.report(inner, doc, 'warning', 'misplaced-element', message);
+    }
   }
 
   #placeholder(element: RawElement, url: string, place: Place, out: NavmapNode[]): void {
     if (!this.#budget.count(place, element)) return;
     out.push(externalPlaceholder(element, url, place.doc.url, place.inTree, place.values));
-  }
-
-  #classChange(element: RawElement, doc: RawDocument): void {
-    if (element.name === 'change') {
-      this.#log.report(
-        element,
-        doc,
-        'info',
-        'obsolete-form',
-        'the obsolete <change> is read as <class-change>',
-      );
-    }
-    const elem = element.attributes['elem']?.trim();
-    if (elem === undefined || elem === '') {
-      this.#log.report(
-        element,
-        doc,
-        'warning',
-        'class-change-without-elem',
-        '<class-change> has no elem; ignored',
-      );
-      return;
-    }
-    this.#classChanges.push({
-      elem,
-      attr: text(element, 'attr'),
-      prefix: text(element, 'prefix'),
-      namespaces: namespacesAt(element),
-    });
-  }
-
-  #misplaced(element: RawElement, doc: RawDocument, parent: string): void {
-    const where = parent === 'spliced' ? 'at the top of a spliced file' : `in <${parent}>`;
-    this.#log.report(
-      element,
-      doc,
-      'warning',
-      'misplaced-element',
-      `<${element.name}> is not allowed ${where}; skipped`,
-    );
   }
 }
 
@@ -411,11 +333,4 @@ interface Parts {
   children: NavmapNode[];
   variants: NavmapVariant[];
   extras: NavmapExtra[];
-}
-
-/** The values a variant takes from its node when it has none of its own. */
-interface Owner {
-  readonly label: string | null;
-  readonly url: string | null;
-  readonly description: string | null;
 }

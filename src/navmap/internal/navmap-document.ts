@@ -1,66 +1,18 @@
 // One document of a navigational sitemap, read into a small element tree: what the
 // assembler walks. XmlTokenizer reads it (no DTD is ever read, only the five XML entities
 // and character references are decoded, so external entities and entity expansion cannot
-// happen); NamespaceScope gives each element its namespace; xml:base and the inherited
-// attributes are resolved here, as they depend only on the element's place in its own file.
+// happen); NamespaceScope gives each element its namespace; element-values resolves xml:base
+// and the inherited attributes, as they depend only on the element's place in its own file.
+// This file keeps the structure: the root check, depth and size caps, truncation.
 
 import { NamespaceScope } from '../../shared/xml/namespace-scope.ts';
 import { XmlTokenizer } from '../../shared/xml/xml-tokenizer.ts';
-import {
-  MAX_ELEMENTS,
-  MAX_EXTRA_TEXT,
-  MAX_XML_DEPTH,
-  NAVMAP_NS,
-  XLINK_NS,
-} from '../navmap-names.ts';
+import { MAX_ELEMENTS, MAX_EXTRA_TEXT, MAX_XML_DEPTH, NAVMAP_NS } from '../navmap-names.ts';
 import type { NavmapDiagnostic } from '../types.ts';
 import { decodeXmlText } from './decode-xml-text.ts';
-import { LineIndex } from './line-index.ts';
-
-/** The attributes that pass down to descendants. */
-export const INHERITED_KEYS = ['lang', 'type', 'charset', 'target'] as const;
-export type InheritedKey = (typeof INHERITED_KEYS)[number];
-export type InheritedValues = Partial<Record<InheritedKey, string | null>>;
-
-/** An element as read: its namespace resolved, its base and inherited values computed. */
-export interface RawElement {
-  /** Local name, lower-cased (XML is case-sensitive; a wrong case is reported and read). */
-  readonly name: string;
-  /** Namespace URI, or null when none is bound. */
-  readonly ns: string | null;
-  /** Attributes as written. */
-  readonly attributes: Readonly<Record<string, string>>;
-  /** The `xlink:href` value (by namespace, or by the usual prefix when undeclared). */
-  readonly href: string | null;
-  /** `xml:id` (or, in older documents, `id`). */
-  readonly id: string | null;
-  /** The element's base URI (its `xml:base` resolved against its parent's). */
-  readonly base: string;
-  /** Inherited values defined on the element or its ancestors in this document. */
-  readonly inherited: InheritedValues;
-  readonly parent: RawElement | null;
-  readonly children: RawElement[];
-  /** Namespace bindings declared on this element (prefix as written, '' for the default). */
-  readonly declares: Readonly<Record<string, string>> | null;
-  readonly line: number;
-  readonly column: number;
-  /** Text content, only kept for elements kept as data (capped). */
-  text: string;
-}
-
-export interface RawDocument {
-  /** The URL the document was read from (after redirects): the base of the root. */
-  readonly url: string;
-  /** The `sitemap` root, or null when the document is not a navigational sitemap. */
-  readonly root: RawElement | null;
-  /** Why there is no root, for the caller's message. */
-  readonly problem: string | null;
-  readonly ids: ReadonlyMap<string, RawElement>;
-  readonly diagnostics: readonly NavmapDiagnostic[];
-}
-
-/** Diagnostics kept per code: a broken file must not make thousands of them. */
-const MAX_PER_CODE = 100;
+import { DocumentLog } from './document-log.ts';
+import { baseOf, declarationsOf, inheritedOf, xlinkHrefOf } from './element-values.ts';
+import type { RawDocument, RawElement } from './raw-document.ts';
 
 /** Elements whose text is kept (obsolete forms kept as data). */
 const TEXT_ELEMENTS: ReadonlySet<string> = new Set(['image', 'style']);
@@ -88,12 +40,9 @@ export function readNavmapDocument(
 class DocumentReader {
   readonly #url: string;
   readonly #text: string;
-  readonly #lines: LineIndex;
   readonly #tokenizer: XmlTokenizer;
   readonly #scope = new NamespaceScope();
-  readonly #diagnostics: NavmapDiagnostic[] = [];
-  readonly #reported = new Set<string>();
-  readonly #perCode = new Map<string, number>();
+  readonly #log: DocumentLog;
   readonly #ids = new Map<string, RawElement>();
   /** Open elements: the element kept for each level, or null when it was not kept. */
   readonly #open: (RawElement | null)[] = [];
@@ -108,7 +57,7 @@ class DocumentReader {
   constructor(url: string, text: string) {
     this.#url = url;
     this.#text = text;
-    this.#lines = new LineIndex(text);
+    this.#log = new DocumentLog(url, text);
     this.#tokenizer = new XmlTokenizer({
       onopentag: (name, attributes) => {
         this.#openElement(name, attributes);
@@ -146,23 +95,17 @@ class DocumentReader {
       root: this.#root,
       problem: this.#problem,
       ids: this.#ids,
-      diagnostics: this.#diagnostics,
+      diagnostics: this.#log.diagnostics,
     };
   }
 
   report(severity: NavmapDiagnostic['severity'], code: string, message: string, offset: number) {
-    const count = (this.#perCode.get(code) ?? 0) + 1;
-    this.#perCode.set(code, count);
-    if (count > MAX_PER_CODE) return;
-    const { line, column } = this.#lines.position(offset);
-    this.#diagnostics.push({ code, severity, message, line, column, url: this.#url });
+    this.#log.report(severity, code, message, offset);
   }
 
   /** Reports a code once per document (for problems that repeat per element). */
   #reportOnce(severity: NavmapDiagnostic['severity'], code: string, message: string) {
-    if (this.#reported.has(code)) return;
-    this.#reported.add(code);
-    this.report(severity, code, message, this.#tokenizer.startIndex);
+    this.#log.reportOnce(severity, code, message, this.#tokenizer.startIndex);
   }
 
   #instruction(name: string): void {
@@ -246,26 +189,38 @@ class DocumentReader {
         offset,
       );
     }
-    const base = this.#base(attributes, parent, offset);
-    const inherited: InheritedValues = { ...parent?.inherited };
-    if (ns === NAVMAP_NS) {
-      for (const key of INHERITED_KEYS) {
-        const value = attributes[key] ?? (key === 'lang' ? attributes['xml:lang'] : undefined);
-        if (value !== undefined) inherited[key] = value.trim() === '' ? null : value.trim();
-      }
+    const base = baseOf(attributes, parent?.base ?? this.#url);
+    if (base.obsolete) {
+      this.#reportOnce('info', 'obsolete-baseurl', 'the obsolete "baseurl" is read as xml:base');
     }
-    const { line, column } = this.#lines.position(offset);
+    if (base.invalid !== null) {
+      this.report(
+        'warning',
+        'invalid-base',
+        `xml:base "${base.invalid}" is not a URL; the parent's base is used`,
+        offset,
+      );
+    }
+    const link = xlinkHrefOf(attributes, this.#scope);
+    if (link.undeclared) {
+      this.#reportOnce(
+        'warning',
+        'undeclared-prefix',
+        'prefix "xlink:" is used without an xmlns:xlink declaration; read as XLink',
+      );
+    }
+    const { line, column } = this.#log.position(offset);
     const element: RawElement = {
       name,
       ns,
       attributes,
-      href: this.#xlinkHref(attributes),
+      href: link.href,
       id: attributes['xml:id'] ?? attributes['id'] ?? null,
-      base,
-      inherited,
+      base: base.url,
+      inherited: inheritedOf(attributes, parent?.inherited ?? {}, ns === NAVMAP_NS),
       parent,
       children: [],
-      declares: declarations(attributes),
+      declares: declarationsOf(attributes),
       line,
       column,
       text: '',
@@ -283,48 +238,6 @@ class DocumentReader {
       }
     }
     return element;
-  }
-
-  /** `xml:base` (or the obsolete `baseurl`) resolved against the parent's base. */
-  #base(attributes: Record<string, string>, parent: RawElement | null, offset: number): string {
-    const parentBase = parent?.base ?? this.#url;
-    let value = attributes['xml:base'];
-    if (value === undefined && attributes['baseurl'] !== undefined) {
-      value = attributes['baseurl'];
-      this.#reportOnce('info', 'obsolete-baseurl', 'the obsolete "baseurl" is read as xml:base');
-    }
-    if (value === undefined) return parentBase;
-    const resolved = URL.parse(value.trim(), parentBase);
-    if (resolved === null) {
-      this.report(
-        'warning',
-        'invalid-base',
-        `xml:base "${value}" is not a URL; the parent's base is used`,
-        offset,
-      );
-      return parentBase;
-    }
-    return resolved.href;
-  }
-
-  /** `xlink:href`, found by the XLink namespace whatever the prefix. */
-  #xlinkHref(attributes: Record<string, string>): string | null {
-    for (const key in attributes) {
-      const colon = key.indexOf(':');
-      if (colon < 0 || key.slice(colon + 1) !== 'href') continue;
-      const prefix = key.slice(0, colon).toLowerCase();
-      const ns = this.#scope.resolve(prefix);
-      if (ns === XLINK_NS) return attributes[key] as string;
-      if (ns === undefined && prefix === 'xlink') {
-        this.#reportOnce(
-          'warning',
-          'undeclared-prefix',
-          'prefix "xlink:" is used without an xmlns:xlink declaration; read as XLink',
-        );
-        return attributes[key] as string;
-      }
-    }
-    return null;
   }
 
   #rootElement(element: RawElement, written: string): void {
@@ -366,15 +279,4 @@ class DocumentReader {
       this.#tokenizer.startIndex,
     );
   }
-}
-
-function declarations(attributes: Record<string, string>): Record<string, string> | null {
-  let out: Record<string, string> | null = null;
-  for (const key in attributes) {
-    if (key === 'xmlns' || key.startsWith('xmlns:')) {
-      out ??= {};
-      out[key === 'xmlns' ? '' : key.slice(6)] = attributes[key] as string;
-    }
-  }
-  return out;
 }

@@ -1,8 +1,14 @@
 // Reading one element's own values: label, URL, roles, priority, and the inherited values
 // as they apply at a place in the walk.
 
-import type { NavmapExtra, NavmapInherited, NavmapNode, NavmapSource } from '../types.ts';
-import { INHERITED_KEYS, type RawElement } from './navmap-document.ts';
+import type {
+  NavmapExtra,
+  NavmapInherited,
+  NavmapNode,
+  NavmapSource,
+  NavmapVariant,
+} from '../types.ts';
+import { INHERITED_KEYS, type RawElement } from './raw-document.ts';
 
 export const NO_INHERITED: NavmapInherited = {
   lang: null,
@@ -113,4 +119,30 @@ export function extra(element: RawElement): NavmapExtra {
     if (key !== 'xmlns' && !key.startsWith('xmlns:')) attributes[key] = value;
   }
   return { name: element.name, attributes, text: element.text.trim() };
+}
+
+/** The values a variant takes from its node when it has none of its own. */
+export interface Owner {
+  readonly label: string | null;
+  readonly url: string | null;
+  readonly description: string | null;
+}
+
+/**
+ * A `<variant>` of its node: its own values, the node's for those it lacks (the inherited
+ * ones as they apply at the node). `invalid` is a `url` that is not a URL, for a warning.
+ */
+export function variantOf(
+  element: RawElement,
+  outer: NavmapInherited,
+  owner: Owner,
+): { variant: NavmapVariant; invalid: string | null } {
+  const { url, invalid } = urlOf(element);
+  const variant: NavmapVariant = {
+    label: text(element, 'name') ?? owner.label,
+    url: url ?? owner.url,
+    description: text(element, 'description') ?? owner.description,
+    ...effectiveValues(element, outer),
+  };
+  return { variant, invalid };
 }

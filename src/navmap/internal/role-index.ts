@@ -1,5 +1,5 @@
 import type { NavmapRoleTarget } from '../types.ts';
-import type { RawElement } from './navmap-document.ts';
+import type { RawElement } from './raw-document.ts';
 
 /** Role -> the nodes that have it, each element once however often it is walked. */
 export class RoleIndex {

@@ -1,5 +1,5 @@
 import { MAX_TREE_DEPTH } from '../navmap-names.ts';
-import type { RawDocument, RawElement } from './navmap-document.ts';
+import type { RawDocument, RawElement } from './raw-document.ts';
 import type { WalkLog } from './walk-log.ts';
 
 /**
