@@ -30,6 +30,8 @@ export interface SiteHandlerOptions {
    * and the sitemaps, everything else 404.
    */
   readonly serveDocuments?: boolean;
+  /** The clock, epoch ms (default `Date.now`): for tests of `Last-Modified`. */
+  readonly now?: () => number;
 }
 
 /** A Web-standard handler that also stops its file watching and reports problems. */
@@ -58,6 +60,7 @@ const SITEMAP_PART = /^\/sitemaps\/sitemap-(\d{4,})\.xml$/;
  */
 export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   const keeper = new SiteStateKeeper(options);
+  const now = options.now ?? Date.now;
   // Changes between processes must not reuse ETags from an earlier run.
   const boot = Date.now().toString(36);
   const handler = async (request: Request): Promise<Response> => {
@@ -91,27 +94,34 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const layout = sitemapLayout(state.lines, piece, state.config);
     const split = layout.parts.length > 1;
     const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
+    const validates = (since: number): boolean => state.lastModified.validates(since);
     const headers: Record<string, string> = {
       etag,
-      'last-modified': new Date(state.modifiedAt).toUTCString(),
+      'last-modified': new Date(state.lastModified.value(now())).toUTCString(),
       'cache-control': 'no-cache',
     };
     if (state.config.trustProxy) headers['vary'] = 'Forwarded, X-Forwarded-Host, X-Forwarded-Proto';
     if (route === 'robots') {
       headers['content-type'] = 'text/plain; charset=utf-8';
-      if (notModified(request.headers, etag, state.modifiedAt)) return notModifiedResponse(headers);
-      const sitemapUrl = `${origin.origin}${split ? '/sitemap_index.xml' : '/sitemap.xml'}`;
+      if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
+      const sitemapUrl =
+        layout.urls === 0
+          ? null
+          : `${origin.origin}${split ? '/sitemap_index.xml' : '/sitemap.xml'}`;
       return body(robotsBody(state.robots, sitemapUrl, state.reserved), headers, head);
     }
     headers['content-type'] = 'application/xml; charset=utf-8';
     let partNumber = 0;
+    // The schema wants at least one <url>: with nothing listed there is no sitemap.
+    if (route === 'sitemap' && layout.urls === 0)
+      return plain(404, 'No sitemap: no document is listed\n', head);
     if (route === 'index' && !split) return plain(404, 'Not found\n', head);
     if (route.startsWith('part-')) {
       partNumber = Number(route.slice(5));
       if (!split || partNumber < 1 || partNumber > layout.parts.length)
         return plain(404, 'Not found\n', head);
     }
-    if (notModified(request.headers, etag, state.modifiedAt)) return notModifiedResponse(headers);
+    if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
     const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
     if ((route === 'sitemap' && split) || route === 'index' || part === undefined) {
       return body(indexBody(state, origin.origin, layout.parts), headers, head);
@@ -135,8 +145,11 @@ function routeOf(path: string): string | null {
   if (path === '/robots.txt') return 'robots';
   if (path === '/sitemap.xml') return 'sitemap';
   if (path === '/sitemap_index.xml') return 'index';
-  const part = SITEMAP_PART.exec(path);
-  return part === null ? null : `part-${Number(part[1])}`;
+  const digits = SITEMAP_PART.exec(path)?.[1];
+  if (digits === undefined) return null;
+  // One URL per part: `sitemap-00001.xml` is not another name for `sitemap-0001.xml`.
+  const n = Number(digits);
+  return String(n).padStart(4, '0') === digits ? `part-${n}` : null;
 }
 
 function indexBody(

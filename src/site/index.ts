@@ -17,10 +17,12 @@ export type { SiteDiagnostic, SiteHandler, SiteHandlerOptions } from './create-s
 export { createSiteHandler } from './create-site-handler.ts';
 export type { PageAccess } from './internal/sidecar.ts';
 export type {
+  FolderWatch,
   PageMeta,
   PageMetaCacheOptions,
   PageMetaSnapshot,
   RevalidateMode,
+  WatchFolder,
 } from './page-meta-cache.ts';
 export { PageMetaCache, SITE_CONFIG_FILE } from './page-meta-cache.ts';
 export type { ReservedPath } from './reserved-paths.ts';

@@ -2,15 +2,19 @@
 // step changes files, awaits the change, and requests at once: no sleeps, many rounds,
 // in both revalidation modes.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { stat, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import {
   createSiteHandler,
   PageMetaCache,
   type RevalidateMode,
   type SiteHandler,
+  toNodeListener,
 } from './index.ts';
 import { makeContentRoot, siteRequest } from './test-support/content-root.ts';
 
@@ -157,6 +161,51 @@ for (const mode of ['watch', 'stat'] as const satisfies readonly RevalidateMode[
       }
     });
 
+    test('a folder renamed away and back, with changes made inside it meanwhile', async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        await mkdir(root.path(`round-${i}/sub`), { recursive: true });
+        await writeFile(root.path(`round-${i}/sub/a.md`), '# A\n');
+        await expectListed(handler, `/id/${idOf(`round-${i}/sub/a.md`)}`);
+        // Away, edited and added to under the other name, and back, between two requests.
+        await rename(root.path(`round-${i}`), root.path(`away-${i}`));
+        await writeFile(root.path(`away-${i}/sub/b.md`), '# B\n');
+        await utimes(root.path(`away-${i}/sub/a.md`), 1_500_000_000 + i, 1_500_000_000 + i);
+        await rename(root.path(`away-${i}`), root.path(`round-${i}`));
+        await expectListed(handler, `/id/${idOf(`round-${i}/sub/a.md`)}`, iso(1_500_000_000 + i));
+        await expectListed(handler, `/id/${idOf(`round-${i}/sub/b.md`)}`);
+        await expectAbsent(handler, `/id/${idOf(`away-${i}/sub/b.md`)}`);
+        // Still watched under its own name after the round trip.
+        await writeFile(root.path(`round-${i}/sub/c.md`), '# C\n');
+        await expectListed(handler, `/id/${idOf(`round-${i}/sub/c.md`)}`);
+        await rm(root.path(`round-${i}`), { recursive: true });
+        await expectAbsent(handler, `/id/${idOf(`round-${i}/sub/c.md`)}`);
+      }
+    });
+
+    test("an editor's atomic save (temp file renamed over) of a document and a sidecar", async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        const doc = root.path(`saved-${i}.md`);
+        await writeFile(doc, '# One\n');
+        await writeFile(`${doc}.meta.yaml`, `alias: saved/a${i}\n`);
+        await expectListed(handler, `/saved/a${i}`);
+        const t = 1_650_000_000 + i;
+        await utimes(`${doc}.meta.yaml`, t - 100, t - 100);
+        // Temp files beside the target, as editors write them: a hidden one and a plain one.
+        await writeFile(root.path(`.saved-${i}.md.swp`), '# Two\n');
+        await utimes(root.path(`.saved-${i}.md.swp`), t, t);
+        await rename(root.path(`.saved-${i}.md.swp`), doc);
+        await expectListed(handler, `/saved/a${i}`, iso(t));
+        await writeFile(root.path(`saved-${i}.md.meta.yaml.tmp`), `alias: saved/b${i}\n`);
+        await rename(root.path(`saved-${i}.md.meta.yaml.tmp`), `${doc}.meta.yaml`);
+        await expectListed(handler, `/saved/b${i}`);
+        await expectAbsent(handler, `/saved/a${i}`);
+        const response = await handler(siteRequest(`/id/${idOf(`saved-${i}.md.meta.yaml.tmp`)}`));
+        assert.equal(response.status, 404, 'the temp file is gone from the index too');
+        await unlink(doc);
+        await unlink(`${doc}.meta.yaml`);
+      }
+    });
+
     test('a change made synchronously inside a poll-phase callback shows', async () => {
       for (let i = 0; i < ROUNDS; i++) {
         const path = `sync-${i}.md`;
@@ -229,5 +278,55 @@ describe('PageMetaCache', () => {
       name: 'WaymarkError',
       code: 'io-failed',
     });
+  });
+});
+
+describe('a change made by another process right before its request', () => {
+  test('shows in that response, every time, over HTTP on 127.0.0.1', async () => {
+    const root = makeContentRoot({ 'home.md': '# Home\n' });
+    const handler = createSiteHandler({ root: root.dir, revalidate: 'watch' });
+    const server = createServer(toNodeListener(handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // The child writes, edits, renames and removes, each followed at once by a request.
+    const child = `
+      const { writeFileSync, renameSync, unlinkSync, utimesSync } = require('node:fs');
+      const { join } = require('node:path');
+      const { createHash } = require('node:crypto');
+      const [root, port] = process.argv.slice(1);
+      const id = (p) => createHash('sha256').update(p).digest('hex').slice(0, 16);
+      const sitemap = async () => (await fetch('http://127.0.0.1:' + port + '/sitemap.xml')).text();
+      (async () => {
+        for (let i = 0; i < ${ROUNDS}; i++) {
+          writeFileSync(join(root, 'p-' + i + '.md'), '# P');
+          if (!(await sitemap()).includes('/id/' + id('p-' + i + '.md') + '<')) throw new Error('add ' + i);
+          utimesSync(join(root, 'p-' + i + '.md'), 1e9 + i, 1e9 + i);
+          const stamp = new Date((1e9 + i) * 1000).toISOString().slice(0, 19) + 'Z';
+          if (!(await sitemap()).includes(stamp)) throw new Error('utimes ' + i);
+          renameSync(join(root, 'p-' + i + '.md'), join(root, 'q-' + i + '.md'));
+          const renamed = await sitemap();
+          if (!renamed.includes(id('q-' + i + '.md')) || renamed.includes(id('p-' + i + '.md'))) throw new Error('rename ' + i);
+          unlinkSync(join(root, 'q-' + i + '.md'));
+          if ((await sitemap()).includes(id('q-' + i + '.md'))) throw new Error('remove ' + i);
+        }
+        process.stdout.write('ok');
+      })().catch((e) => { process.stdout.write(String(e)); process.exitCode = 1; });
+    `;
+    try {
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const proc = spawn(process.execPath, ['-e', child, root.dir, String(port)]);
+        let out = '';
+        proc.stdout.on('data', (chunk) => {
+          out += chunk;
+        });
+        proc.on('close', (code) => resolve({ code, out }));
+      });
+      assert.deepEqual(result, { code: 0, out: 'ok' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await handler.close();
+      root.remove();
+    }
   });
 });

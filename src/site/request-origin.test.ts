@@ -100,6 +100,55 @@ describe('absolute URLs from the request', () => {
     }
   });
 
+  const PROXIED: [headers: Record<string, string>, origin: string | 400][] = [
+    [{ 'x-forwarded-host': 'www.example.com, proxy.internal' }, 'http://www.example.com'],
+    [
+      { 'x-forwarded-host': ' www.example.com ,x', 'x-forwarded-proto': 'https, http' },
+      'https://www.example.com',
+    ],
+    [{ 'x-forwarded-proto': 'HTTPS' }, 'https://internal:8080'],
+    [{ 'x-forwarded-host': 'a"><x, www.example.com' }, 400],
+    [{ 'x-forwarded-host': ', www.example.com' }, 400],
+    [{ 'x-forwarded-proto': 'wss' }, 400],
+    [{ forwarded: 'proto=https;host="[::1]:8443"' }, 'https://[::1]:8443'],
+    [{ forwarded: 'Proto=HTTPS; Host=example.org:8443' }, 'https://example.org:8443'],
+    [
+      { forwarded: 'for=1.2.3.4;host=first.example, for=5.6.7.8;host=second.example' },
+      'http://first.example',
+    ],
+    // Forwarded wins over X-Forwarded-*; without host= the Host header stands.
+    [
+      { forwarded: 'for=1.2.3.4;proto=https', 'x-forwarded-host': 'xf.example' },
+      'https://internal:8080',
+    ],
+    [{ forwarded: 'host=fw.example', 'x-forwarded-host': 'xf.example' }, 'http://fw.example'],
+    [{ forwarded: 'host="a b"' }, 400],
+    [{ forwarded: 'host=example.org/path' }, 400],
+    [{ forwarded: 'proto=javascript;host=example.org' }, 400],
+  ];
+  for (const [headers, origin] of PROXIED) {
+    test(`trustProxy: ${JSON.stringify(headers)}`, async () => {
+      const request = (path: string): Request =>
+        siteRequest(path, {
+          origin: 'http://localhost',
+          headers: { host: 'internal:8080', ...headers },
+        });
+      const sitemap = await proxied(request('/sitemap.xml'));
+      const robots = await proxied(request('/robots.txt'));
+      if (origin === 400) {
+        assert.equal(sitemap.status, 400);
+        assert.equal(robots.status, 400);
+        return;
+      }
+      assert.deepEqual(locs(await sitemap.text()), [`${origin}/a/b`]);
+      assert.match(
+        await robots.text(),
+        new RegExp(`\nSitemap: ${origin.replace(/[.[\]]/g, '\\$&')}/sitemap.xml\n$`),
+      );
+      assert.equal(sitemap.headers.get('vary'), 'Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
+    });
+  }
+
   test('trailingSlash: always', async () => {
     const response = await slash(siteRequest('/sitemap.xml'));
     assert.deepEqual(locs(await response.text()), ['https://example.com/a/b/']);

@@ -53,4 +53,28 @@ describe('ReservedPaths', () => {
         assert.ok(!path.includes(marker), `${adminPath}: ${path}`);
     }
   });
+
+  const OVERLAPS: [config: { adminPath: string; reserved?: string[] }, message: RegExp | null][] = [
+    [{ adminPath: 'id/' }, /adminPath: \/id\/ overlaps \/id\//],
+    [{ adminPath: 'ID' }, /adminPath: \/ID\/ overlaps \/id\//],
+    [{ adminPath: 'id/admin' }, /overlaps \/id\//],
+    [{ adminPath: 'sitemaps' }, /overlaps \/sitemaps\//],
+    [{ adminPath: 'sitemap.xml' }, /overlaps \/sitemap\.xml/],
+    [{ adminPath: 'admin', reserved: ['sitemap.xml'] }, /reserved: \/sitemap\.xml overlaps/],
+    [{ adminPath: 'admin', reserved: ['robots.txt'] }, /reserved: \/robots\.txt overlaps/],
+    [{ adminPath: 'admin', reserved: ['sitemaps/sitemap-0001.xml'] }, /overlaps \/sitemaps\//],
+    [{ adminPath: 'admin', reserved: ['id/dead0001'] }, /overlaps \/id\//],
+    // Neighbours that only share a prefix of characters are fine.
+    [{ adminPath: 'sitemap', reserved: ['identity/', 'robots.txt.bak', 'sitemapsx/'] }, null],
+    [{ adminPath: 'login' }, null],
+  ];
+  for (const [config, message] of OVERLAPS) {
+    test(`waymark's own paths cannot be reserved: ${JSON.stringify(config)}`, () => {
+      if (message === null) {
+        assert.doesNotThrow(() => new ReservedPaths(config));
+      } else {
+        assert.throws(() => new ReservedPaths(config), { code: 'invalid-argument', message });
+      }
+    });
+  }
 });

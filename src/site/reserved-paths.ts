@@ -1,3 +1,4 @@
+import { WaymarkError } from '../shared/waymark-error.ts';
 import type { ReservedPathInput } from './site-config.ts';
 
 /** One reserved path: nothing on the content root may take it. */
@@ -10,6 +11,9 @@ export interface ReservedPath {
   /** Why it is reserved, for messages. */
   readonly reason: string;
 }
+
+/** The paths waymark answers itself: the admin area or another reserved entry may not overlap them. */
+const SERVED = ['/robots.txt', '/sitemap.xml', '/sitemap_index.xml', '/sitemaps/', '/id/'];
 
 /** The paths waymark itself answers or keeps for the application, in robots.txt order. */
 const BUILT_IN: readonly ReservedPath[] = [
@@ -27,7 +31,9 @@ const BUILT_IN: readonly ReservedPath[] = [
 /**
  * The single source of truth for reserved paths: alias validation, sitemap exclusion and
  * robots.txt `Disallow` lines all ask it. The admin prefix is reserved and never
- * published; neither is any other entry whose path mentions it.
+ * published; neither is any other entry whose path mentions it. The admin prefix and
+ * configured entries may not overlap what waymark serves itself (robots.txt, the sitemaps,
+ * `/id/`): the constructor throws a `WaymarkError` (`invalid-argument`) naming the key.
  *
  * @example
  * ```ts
@@ -57,6 +63,18 @@ export class ReservedPaths {
       const { path, prefix } = normalizePath(raw, false);
       const publish = typeof input === 'string' ? true : input.publish !== false;
       entries.push({ path, prefix, publish, reason: 'reserved by the configuration' });
+    }
+    // An admin area over /id/ would show in every sitemap URL; a reserved /sitemap.xml
+    // would be disallowed by the robots.txt that names it.
+    for (const entry of entries.slice(BUILT_IN.length)) {
+      const served = SERVED.find((path) => overlaps(entry, path));
+      if (served !== undefined) {
+        const key = entry.reason === 'the admin area' ? 'adminPath' : 'reserved';
+        throw new WaymarkError(
+          'invalid-argument',
+          `invalid site configuration: ${key}: ${entry.path} overlaps ${served}, which waymark serves`,
+        );
+      }
     }
     this.entries = entries.map((entry) =>
       entry.publish && this.mentionsAdmin(entry.path) ? { ...entry, publish: false } : entry,
@@ -90,6 +108,14 @@ export class ReservedPaths {
   mentionsAdmin(text: string): boolean {
     return text.toLowerCase().includes(this.#adminMarker);
   }
+}
+
+/** True when some request path falls under both `entry` and `served` (exact or prefix). */
+function overlaps(entry: ReservedPath, served: string): boolean {
+  const a = entry.path.toLowerCase();
+  const bare = served.replace(/\/$/, '');
+  if (a === bare || a === `${bare}/` || (served.endsWith('/') && a.startsWith(served))) return true;
+  return entry.prefix && (served.startsWith(a) || `${served}/` === a);
 }
 
 /** `admin`, `/admin`, `/admin/` -> `/admin/`; `cart.html` -> `/cart.html` (exact). */

@@ -34,6 +34,10 @@ const FILES: Record<string, string> = {
   'collide-a.md.meta.yaml': 'alias: same\n',
   'collide-b.md': '# B\n',
   'collide-b.md.meta.yaml': 'alias: same\n',
+  'case-a.md': '# Case A\n',
+  'case-a.md.meta.yaml': 'alias: Case/Page\n',
+  'case-b.md': '# Case B\n',
+  'case-b.md.meta.yaml': 'alias: case/page\n',
   'broken.md': '# Broken\n',
   'broken.md.meta.yaml': 'access: maybe\n',
 };
@@ -99,6 +103,9 @@ describe('createSiteHandler', () => {
     assert.deepEqual(codes('traversal.md'), ['alias-traversal']);
     assert.deepEqual(codes('collide-a.md'), ['alias-collision']);
     assert.deepEqual(codes('collide-b.md'), ['alias-collision']);
+    // Case does not make two URLs: a server that ignores it would serve one page for both.
+    assert.deepEqual(codes('case-a.md'), ['alias-collision']);
+    assert.deepEqual(codes('case-b.md'), ['alias-collision']);
     assert.deepEqual(codes('broken.md'), ['sidecar-access']);
     assert.match(
       diagnostics.find((d) => d.path === 'reserved-alias.md')?.message ?? '',
@@ -132,35 +139,6 @@ describe('createSiteHandler', () => {
     assert.equal((await handler(siteRequest('/staff/restricted-doc'))).status, 403);
     assert.equal((await handler(siteRequest('/id/dead0001'))).status, 404);
     assert.equal((await handler(siteRequest('/denied-doc'))).status, 404);
-  });
-
-  test('ETag and Last-Modified; If-None-Match and If-Modified-Since give 304', async () => {
-    for (const path of ['/robots.txt', '/sitemap.xml']) {
-      const first = await handler(siteRequest(path));
-      const etag = first.headers.get('etag');
-      const lastModified = first.headers.get('last-modified');
-      assert.ok(etag !== null && lastModified !== null);
-      const byTag = await handler(
-        siteRequest(path, { headers: { 'if-none-match': `"x", ${etag}` } }),
-      );
-      assert.equal(byTag.status, 304);
-      assert.equal(await byTag.text(), '');
-      assert.equal(byTag.headers.get('etag'), etag);
-      const byDate = await handler(
-        siteRequest(path, { headers: { 'if-modified-since': lastModified } }),
-      );
-      assert.equal(byDate.status, 304);
-      const stale = await handler(siteRequest(path, { headers: { 'if-none-match': '"other"' } }));
-      assert.equal(stale.status, 200);
-      const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
-      assert.equal(
-        (await handler(siteRequest(path, { headers: { 'if-modified-since': older } }))).status,
-        200,
-      );
-      // Another host is another document.
-      const elsewhere = await handler(siteRequest(path, { origin: 'https://other.example' }));
-      assert.notEqual(elsewhere.headers.get('etag'), etag);
-    }
   });
 
   test('other methods get 405 with Allow', async () => {
@@ -301,28 +279,32 @@ describe('the root waymark.site.yaml is followed live', () => {
   });
 });
 
-describe('conditional requests after a change', () => {
-  test('the old ETag and the old Last-Modified both get 200 with the new content', async () => {
-    const root = makeContentRoot({ 'a.md': '# A\n' });
+describe('a root with nothing to list', () => {
+  test('no sitemap (404) and no Sitemap: line, until a page is listed, and again after', async () => {
+    const root = makeContentRoot({
+      'notes.txt': 'text\n',
+      'quiet.md': '# Q\n',
+      'quiet.md.meta.yaml': 'noindex: true\n',
+    });
     const handler = createSiteHandler({ root: root.dir });
     try {
-      for (let i = 0; i < 5; i++) {
-        const before = await handler(siteRequest('/sitemap.xml'));
-        const etag = before.headers.get('etag') ?? '';
-        const lastModified = before.headers.get('last-modified') ?? '';
-        const count = locs(await before.text()).length;
-        writeFileSync(root.path(`b-${i}.md`), '# B\n');
-        const byTag = await handler(
-          siteRequest('/sitemap.xml', { headers: { 'if-none-match': etag } }),
+      for (const round of [0, 1]) {
+        const empty = await handler(siteRequest('/sitemap.xml'));
+        assert.equal(empty.status, 404, `round ${round}`);
+        assert.equal(empty.headers.get('content-type'), 'text/plain; charset=utf-8');
+        const robots = await (await handler(siteRequest('/robots.txt'))).text();
+        assert.doesNotMatch(robots, /Sitemap:/);
+        assert.match(robots, /^User-agent: \*\n[\s\S]*Allow: \/\n$/);
+        writeFileSync(root.path('page.md'), '# Page\n');
+        const xml = await (await handler(siteRequest('/sitemap.xml'))).text();
+        assert.deepEqual(locs(xml), [`https://example.com/id/${idOf('page.md')}`]);
+        const check = await validateSitemap(xml, 'urlset');
+        assert.ok(check.valid, check.errors.join('\n'));
+        assert.match(
+          await (await handler(siteRequest('/robots.txt'))).text(),
+          /\nSitemap: https:\/\/example\.com\/sitemap\.xml\n$/,
         );
-        assert.equal(byTag.status, 200);
-        assert.notEqual(byTag.headers.get('etag'), etag);
-        assert.equal(locs(await byTag.text()).length, count + 1);
-        const byDate = await handler(
-          siteRequest('/sitemap.xml', { headers: { 'if-modified-since': lastModified } }),
-        );
-        assert.equal(byDate.status, 200, 'a change moves Last-Modified to a later second');
-        assert.ok(Date.parse(byDate.headers.get('last-modified') ?? '') > Date.parse(lastModified));
+        unlinkSync(root.path('page.md'));
       }
     } finally {
       await handler.close();

@@ -92,7 +92,25 @@ describe('sitemaps past the limits', () => {
         assert.deepEqual(all, expected);
         const past = `/sitemaps/sitemap-${String(partUrls.length + 1).padStart(4, '0')}.xml`;
         assert.equal((await handler(siteRequest(past))).status, 404);
-        assert.equal((await handler(siteRequest('/sitemaps/sitemap-0000.xml'))).status, 404);
+        // One name per part: no zero part, no other spelling of a number.
+        for (const other of ['0000', '00001', '1', '0001x']) {
+          const response = await handler(siteRequest(`/sitemaps/sitemap-${other}.xml`));
+          assert.equal(response.status, 404, other);
+        }
+      });
+
+      test('HEAD of the index and of a part: the headers of GET, no body', async () => {
+        for (const path of ['/sitemap.xml', '/sitemap_index.xml', '/sitemaps/sitemap-0002.xml']) {
+          const get = await handler(siteRequest(path));
+          const bytes = (await get.arrayBuffer()).byteLength;
+          const head = await handler(siteRequest(path, { method: 'HEAD' }));
+          assert.equal(head.status, 200, path);
+          assert.equal(head.body, null, path);
+          // (Last-Modified moves on once the second of the build is over: not compared.)
+          for (const name of ['content-length', 'content-type', 'etag'])
+            assert.equal(head.headers.get(name), get.headers.get(name), `${path} ${name}`);
+          assert.equal(head.headers.get('content-length'), String(bytes), path);
+        }
       });
 
       test('robots.txt names the index', async () => {

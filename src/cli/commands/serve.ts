@@ -16,8 +16,9 @@ Options:
   -p, --port <n>        port to listen on (8080; 0 picks a free one)
       --host <address>  address to listen on (127.0.0.1)
   -c, --config <file>   site configuration (default: <root>/waymark.site.yaml, followed live)
-      --revalidate <m>  watch (default: file-system events) or stat (stat every file per
-                        request, for file systems without reliable watching)
+      --revalidate <m>  watch (file-system events; the default on Linux) or stat (stat
+                        every file per request; the default elsewhere, and the choice for
+                        network mounts and volumes shared into containers)
   -h, --help            show this help
 
 Serves /robots.txt, /sitemap.xml (an index and /sitemaps/ parts past the limits), each
@@ -64,15 +65,15 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
       if (!/^\d{1,5}$/.test(values.port ?? '8080') || port > 65535) {
         throw usageError(NAME, `--port is a number from 0 to 65535, not "${values.port}"`);
       }
-      const revalidate = values.revalidate ?? 'watch';
-      if (revalidate !== 'watch' && revalidate !== 'stat') {
+      const revalidate = values.revalidate;
+      if (revalidate !== undefined && revalidate !== 'watch' && revalidate !== 'stat') {
         throw usageError(NAME, `--revalidate is watch or stat, not "${revalidate}"`);
       }
       const server = await startSiteServer({
         root,
         port,
         host: values.host ?? '127.0.0.1',
-        revalidate,
+        ...(revalidate === undefined ? {} : { revalidate }),
         ...(values.config === undefined ? {} : { configFile: values.config }),
       });
       for (const d of await server.handler.diagnostics()) {

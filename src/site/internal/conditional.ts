@@ -1,8 +1,13 @@
 /**
  * True when a conditional GET or HEAD may be answered 304. `If-None-Match` decides when
- * present (weak comparison, `*` matches); otherwise `If-Modified-Since`, to the second.
+ * present (weak comparison, `*` matches, a list matches when any tag does); otherwise
+ * `If-Modified-Since`, through `validatesSince` (see `LastModified`).
  */
-export function notModified(headers: Headers, etag: string, lastModified: number): boolean {
+export function notModified(
+  headers: Headers,
+  etag: string,
+  validatesSince: (since: number) => boolean,
+): boolean {
   const ifNoneMatch = headers.get('if-none-match');
   if (ifNoneMatch !== null) {
     const wanted = opaque(etag);
@@ -14,7 +19,7 @@ export function notModified(headers: Headers, etag: string, lastModified: number
   const ifModifiedSince = headers.get('if-modified-since');
   if (ifModifiedSince === null) return false;
   const since = Date.parse(ifModifiedSince);
-  return Number.isFinite(since) && Math.floor(lastModified / 1000) * 1000 <= since;
+  return Number.isFinite(since) && validatesSince(since);
 }
 
 function opaque(tag: string): string {

@@ -1,4 +1,20 @@
-import { type FSWatcher, watch } from 'node:fs';
+import { watch } from 'node:fs';
+
+/** One folder's watch, as `fs.watch` returns it. */
+export interface FolderWatch {
+  close(): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Starts watching one folder; `onEvent` gets the name of the entry an event is about, or
+ * null. Throws when watching is impossible (ENOSPC: out of inotify watches).
+ */
+export type WatchFolder = (path: string, onEvent: (name: string | null) => void) => FolderWatch;
+
+/** `fs.watch`, non-recursive and not keeping the process alive. */
+export const watchFolder: WatchFolder = (path, onEvent) =>
+  watch(path, { persistent: false }, (_event, name) => onEvent(name));
 
 /**
  * One non-recursive `fs.watch` per folder of the content root, by relative path. Each
@@ -7,13 +23,19 @@ import { type FSWatcher, watch } from 'node:fs';
  * new folder is either seen by the read or reported by the watch, never missed.
  */
 export class FolderWatchers {
-  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #watchers = new Map<string, FolderWatch>();
   readonly #abs: (dir: string) => string;
   readonly #onChange: (path: string) => void;
+  readonly #watch: WatchFolder;
 
-  constructor(abs: (dir: string) => string, onChange: (path: string) => void) {
+  constructor(
+    abs: (dir: string) => string,
+    onChange: (path: string) => void,
+    watchOne: WatchFolder = watchFolder,
+  ) {
     this.#abs = abs;
     this.#onChange = onChange;
+    this.#watch = watchOne;
   }
 
   has(dir: string): boolean {
@@ -28,7 +50,7 @@ export class FolderWatchers {
   watch(dir: string): boolean {
     const existing = this.#watchers.get(dir);
     try {
-      const watcher = watch(this.#abs(dir), { persistent: false }, (_event, name) => {
+      const watcher = this.#watch(this.#abs(dir), (name) => {
         this.#onChange(name ? (dir === '' ? name : `${dir}/${name}`) : dir);
       });
       watcher.on('error', () => {

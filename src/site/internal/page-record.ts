@@ -61,12 +61,32 @@ export async function loadSidecar(
   let st: Stats;
   try {
     st = await lstat(abs);
-  } catch {
-    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    // It may say `access: deny`: a sidecar that cannot be checked must not make a page public.
+    const stamp = `error:${code}`;
+    if (previous !== null && previous.stamp === stamp) return previous;
+    return {
+      stamp,
+      mtimeMs: 0,
+      meta: brokenSidecar(
+        'sidecar-unreadable',
+        `the sidecar cannot be read: ${(error as Error).message}`,
+      ),
+    };
   }
-  if (!st.isFile()) return null;
   const stamp = fileStamp(st);
   if (previous !== null && previous.stamp === stamp) return previous;
+  if (!st.isFile()) {
+    // A link (even one inside the root) or a folder: refused rather than ignored, for the
+    // same reason; a link could also lead out of the root.
+    return {
+      stamp,
+      mtimeMs: st.mtimeMs,
+      meta: brokenSidecar('sidecar-not-a-file', 'the sidecar is not a regular file'),
+    };
+  }
   if (st.size > MAX_SIDECAR_BYTES) {
     return {
       stamp,

@@ -20,10 +20,25 @@ export function escapeHtml(text: string): string {
 }
 
 /**
+ * True for a URL that runs code when followed: `javascript:`, `vbscript:` and `data:`
+ * (but `data:image/...` other than SVG, for images). Browsers ignore ASCII whitespace and
+ * controls inside a scheme, so they are ignored here too.
+ */
+export function isScriptUrl(href: string, image = false): boolean {
+  let compact = '';
+  for (const char of href) if (char > ' ') compact += char;
+  compact = compact.toLowerCase();
+  if (compact.startsWith('javascript:') || compact.startsWith('vbscript:')) return true;
+  if (!compact.startsWith('data:')) return false;
+  return !(image && /^data:image\/(?!svg)/.test(compact));
+}
+
+/**
  * A Markdown document as a minimal HTML page: `<title>` from the sidecar title or the
  * first heading, `<link rel="canonical">`, a robots meta tag when noindex. Links and
  * images go through `resolve`, so links between documents point at their published URLs
- * and links to documents that are not public disappear (their text stays).
+ * and links to documents that are not public disappear (their text stays), as do links to
+ * script URLs (see {@link isScriptUrl}).
  */
 export function renderMarkdownPage(
   markdown: string,
@@ -36,13 +51,14 @@ export function renderMarkdownPage(
     renderer: {
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);
-        const href = resolve(token.href);
+        // Markdown link syntax never runs script; raw HTML in the document is the place for that.
+        const href = isScriptUrl(token.href) ? null : resolve(token.href);
         if (href === null) return text;
         const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
         return `<a href="${escapeHtml(href ?? token.href)}"${title}>${text}</a>`;
       },
       image(token: Tokens.Image): string {
-        const src = resolve(token.href);
+        const src = isScriptUrl(token.href, true) ? null : resolve(token.href);
         if (src === null) return escapeHtml(token.text);
         const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
         return `<img src="${escapeHtml(src ?? token.href)}" alt="${escapeHtml(token.text)}"${title}>`;

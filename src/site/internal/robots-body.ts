@@ -40,10 +40,16 @@ export function planRobots(config: SiteConfig, reserved: ReservedPaths): RobotsP
 }
 
 /**
- * The robots.txt text for one request's sitemap URL. When even the sitemap URL would name
- * the admin path (a host that happens to contain it), the `Sitemap:` line is left out.
+ * The robots.txt text for one request's sitemap URL (null: no sitemap is served). When
+ * even the sitemap URL would name the admin path (a host that happens to contain it), the
+ * `Sitemap:` line is left out.
  */
-export function robotsBody(plan: RobotsPlan, sitemapUrl: string, reserved: ReservedPaths): string {
+export function robotsBody(
+  plan: RobotsPlan,
+  sitemapUrl: string | null,
+  reserved: ReservedPaths,
+): string {
+  if (sitemapUrl === null) return formatRobots({ groups: plan.groups });
   const text = formatRobots({ groups: plan.groups, sitemaps: [sitemapUrl] });
   return reserved.mentionsAdmin(text) ? formatRobots({ groups: plan.groups }) : text;
 }

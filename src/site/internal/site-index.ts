@@ -36,7 +36,7 @@ export interface SiteIndex {
 /**
  * Decides, once per change, which documents are routable and listed. A document is left
  * out (with a diagnostic) when its sidecar is broken, its alias is invalid or claimed by
- * another document too, or its id is shared with another document: an ambiguous URL is
+ * another document too (in any case: `About` and `about` collide), or its id is shared with another document: an ambiguous URL is
  * given to nobody, so adding a file never silently takes over another page's address.
  */
 export function buildSiteIndex(
@@ -57,7 +57,8 @@ export function buildSiteIndex(
     push(ids, page.id, page);
     if (page.alias === null) continue;
     const checked = validateAlias(page.alias, { reserved });
-    if (checked.valid) push(claims, checked.alias, page);
+    // Without regard to case, as reserved paths are: one URL on a server that ignores case.
+    if (checked.valid) push(claims, checked.alias.toLowerCase(), page);
   }
   const slash = config.trailingSlash === 'always' ? '/' : '';
   const byUrlPath = new Map<string, SiteEntry>();
@@ -75,7 +76,7 @@ export function buildSiteIndex(
       const checked = validateAlias(page.alias, {
         reserved,
         takenBy: (alias) => {
-          const claimants = claims.get(alias) ?? [];
+          const claimants = claims.get(alias.toLowerCase()) ?? [];
           return claimants.length > 1 ? others(claimants, page) : null;
         },
       });

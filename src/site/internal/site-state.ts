@@ -6,6 +6,7 @@ import { WaymarkError } from '../../shared/waymark-error.ts';
 import { PageMetaCache, type RevalidateMode, SITE_CONFIG_FILE } from '../page-meta-cache.ts';
 import { ReservedPaths } from '../reserved-paths.ts';
 import { parseSiteConfig, resolveSiteConfig, type SiteConfig } from '../site-config.ts';
+import { LastModified } from './last-modified.ts';
 import { planRobots, type RobotsPlan } from './robots-body.ts';
 import { buildSiteIndex, type SiteDiagnostic, type SiteIndex } from './site-index.ts';
 import { buildSitemapLines, type RestMemo, type SitemapLines } from './sitemap-lines.ts';
@@ -20,8 +21,10 @@ export interface SiteState {
   readonly robots: RobotsPlan;
   readonly index: SiteIndex;
   readonly lines: SitemapLines;
-  /** Epoch ms for Last-Modified: never earlier than any listed lastmod, later after each change. */
+  /** Epoch ms: when this state was built. */
   readonly modifiedAt: number;
+  /** The `Last-Modified` of robots.txt and the sitemaps in this state. */
+  readonly lastModified: LastModified;
   readonly diagnostics: readonly SiteDiagnostic[];
 }
 
@@ -31,6 +34,7 @@ export interface SiteStateOptions {
   /** A config file; undefined: `waymark.site.yaml` in the root, followed live; null: none. */
   readonly configFile?: string | null;
   readonly revalidate?: RevalidateMode;
+  readonly now?: () => number;
 }
 
 /** Keeps the current {@link SiteState} in step with the page cache. */
@@ -51,10 +55,12 @@ export class SiteStateKeeper {
   #state: SiteState | null = null;
   #generation = -1;
   readonly #memo: RestMemo = new Map();
+  readonly #now: () => number;
 
   constructor(options: SiteStateOptions) {
     this.#root = resolve(options.root);
     this.#options = options.config ?? {};
+    this.#now = options.now ?? Date.now;
     const defaultFile = join(this.#root, SITE_CONFIG_FILE);
     const file = options.configFile === undefined ? defaultFile : options.configFile;
     this.#liveConfig = file !== null && resolve(file) === defaultFile;
@@ -82,14 +88,12 @@ export class SiteStateKeeper {
     const { config, reserved, robots } = this.#config;
     const index = buildSiteIndex(snapshot.pages, config, reserved);
     const lines = buildSitemapLines(index.listed, this.#memo);
-    let newest = 0;
-    for (const entry of index.listed) newest = Math.max(newest, entry.page.lastModified);
     const previous = this.#state;
-    // Each change moves Last-Modified to a later second, so If-Modified-Since never hides it.
-    const modifiedAt =
-      previous === null
-        ? newest || Date.now()
-        : Math.max(Date.now(), newest, Math.floor(previous.modifiedAt / 1000) * 1000 + 1000);
+    // The time of the change as this process saw it, never a file's mtime: a removal or a
+    // rename changes no listed mtime, a restart may follow changes made while stopped, and
+    // mtimes can lie in the future.
+    const modifiedAt = this.#now();
+    const lastModified = new LastModified(modifiedAt, previous?.lastModified ?? null);
     const configDiagnostics: SiteDiagnostic[] = this.#fileConfig.diagnostics.map((d) => ({
       path: SITE_CONFIG_FILE,
       ...d,
@@ -124,6 +128,7 @@ export class SiteStateKeeper {
       index,
       lines,
       modifiedAt,
+      lastModified,
       diagnostics: [...configDiagnostics, ...index.diagnostics],
     };
     return this.#state;

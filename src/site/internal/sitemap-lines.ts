@@ -31,6 +31,8 @@ export interface SitemapLines {
 /** How the entries split into documents for one origin length. */
 export interface SitemapLayout {
   readonly parts: readonly SitemapPart[];
+  /** URLs in all parts together (0: there is no sitemap to serve). */
+  readonly urls: number;
   /** Entries whose URL would be too short or too long with this origin. */
   readonly skipped: ReadonlySet<number>;
 }
@@ -160,7 +162,7 @@ export function sitemapLayout(
     newest = Math.max(newest, lines.lastModified[i] ?? 0);
   }
   if (count > 0 || parts.length === 0) parts.push({ start, end: n, bytes, lastModified: newest });
-  const layout = { parts, skipped };
+  const layout = { parts, urls: n - skipped.size, skipped };
   // A handful of origins serve a site; do not let hostile Host headers grow this.
   if (lines.layouts.size >= 16) lines.layouts.clear();
   lines.layouts.set(pieceBytes, layout);

@@ -1,0 +1,210 @@
+import type { Stats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import type { FolderWatchers } from './folder-watchers.ts';
+import {
+  fileStamp,
+  loadSidecar,
+  type PageRecord,
+  pageMeta,
+  SIDECAR_SUFFIX,
+} from './page-record.ts';
+
+/** The root-level file that configures a site; never a document. */
+export const SITE_CONFIG_FILE = 'waymark.site.yaml';
+
+/** What a directory read found: documents and folders, by path. */
+interface Seen {
+  readonly files: Set<string>;
+  readonly dirs: Set<string>;
+}
+
+/**
+ * What is on disk under a content root, by relative path: one record per document, the
+ * stamp of `waymark.site.yaml`, and the folders being watched. It brings one path (or a
+ * whole folder) up to date when told to; deciding when is the cache's job. `changed` is
+ * set whenever a refresh changed anything, for the cache to publish a new generation.
+ */
+export class ContentTree {
+  readonly root: string;
+  readonly records = new Map<string, PageRecord>();
+  /** Documents that are links: a write through the link is reported under the target. */
+  readonly symlinks = new Set<string>();
+  configStamp: string | null = null;
+  changed = false;
+  readonly #watchers: FolderWatchers;
+  /** Asked before each folder read: watch it first (false once watching failed). */
+  readonly #shouldWatch: () => boolean;
+  readonly #onWatchFailed: () => void;
+
+  constructor(
+    root: string,
+    watchers: FolderWatchers,
+    shouldWatch: () => boolean,
+    onWatchFailed: () => void,
+  ) {
+    this.root = root;
+    this.#watchers = watchers;
+    this.#shouldWatch = shouldWatch;
+    this.#onWatchFailed = onWatchFailed;
+  }
+
+  /**
+   * Reads a directory afresh: documents and watchers under it that are no longer there are
+   * dropped, and its folders are watched anew (a folder removed and created again may get
+   * the same inode, whose old watch died with it).
+   */
+  async reconcile(dir: string): Promise<void> {
+    const seen: Seen = { files: new Set(), dirs: new Set() };
+    if (dir === '') {
+      await this.#scanDirectory('', seen);
+    } else {
+      await this.#refresh(dir, seen);
+    }
+    const prefix = dir === '' ? '' : `${dir}/`;
+    for (const path of [...this.records.keys()]) {
+      if (path.startsWith(prefix) && !seen.files.has(path)) this.#forgetFile(path);
+    }
+    this.#watchers.closeUnder(dir, seen.dirs);
+  }
+
+  /** Brings one path that a watcher named up to date (a folder is read again whole). */
+  refresh(path: string): Promise<void> {
+    return this.#refresh(path, null);
+  }
+
+  async #scanDirectory(dir: string, seen: Seen): Promise<void> {
+    const abs = this.#abs(dir);
+    seen.dirs.add(dir);
+    // Watched before it is read: a file created meanwhile is seen by the read or the watch.
+    if (this.#shouldWatch() && !this.#watchers.watch(dir)) this.#onWatchFailed();
+    let names: string[];
+    try {
+      names = await readdir(abs);
+    } catch {
+      return;
+    }
+    // The listing says which sidecars exist: no failing lstat per document without one.
+    const listed = new Set(names);
+    await Promise.all(
+      names
+        .filter((name) => !name.startsWith('.'))
+        .map((name) =>
+          this.#refresh(
+            dir === '' ? name : `${dir}/${name}`,
+            seen,
+            listed.has(name + SIDECAR_SUFFIX),
+          ),
+        ),
+    );
+  }
+
+  /** Brings one path up to date; `seen` collects what a directory being read holds. */
+  async #refresh(path: string, seen: Seen | null, sidecarListed = true): Promise<void> {
+    if (path === '') {
+      await this.reconcile('');
+      return;
+    }
+    if (path.split('/').some((segment) => segment.startsWith('.'))) return;
+    const abs = this.#abs(path);
+    let st: Stats | null = await lstat(abs).catch(() => null);
+    let symlink = false;
+    if (st?.isSymbolicLink()) {
+      symlink = true;
+      st = await this.#followLink(abs);
+      if (st?.isDirectory()) st = null;
+    }
+    if (st === null) {
+      await this.#forget(path);
+      return;
+    }
+    if (st.isDirectory()) {
+      // An event names a folder when it is created, removed, renamed or replaced: read it again.
+      if (seen === null) await this.reconcile(path);
+      else await this.#scanDirectory(path, seen);
+      return;
+    }
+    if (!st.isFile()) {
+      await this.#forget(path);
+      return;
+    }
+    if (path === SITE_CONFIG_FILE) {
+      const stamp = fileStamp(st);
+      if (stamp !== this.configStamp) {
+        this.configStamp = stamp;
+        this.changed = true;
+      }
+      return;
+    }
+    if (path.endsWith(SIDECAR_SUFFIX)) {
+      await this.#refreshSidecarOf(path.slice(0, -SIDECAR_SUFFIX.length));
+      return;
+    }
+    seen?.files.add(path);
+    await this.#update(path, st, symlink, sidecarListed);
+  }
+
+  async #update(path: string, st: Stats, symlink: boolean, sidecarListed = true): Promise<void> {
+    const previous = this.records.get(path);
+    const sidecar = sidecarListed
+      ? await loadSidecar(this.#abs(path), previous?.sidecar ?? null)
+      : null;
+    const stamp = fileStamp(st);
+    if (previous?.stamp === stamp && previous.sidecar === sidecar && previous.symlink === symlink) {
+      return;
+    }
+    this.records.set(path, { stamp, symlink, sidecar, meta: pageMeta(path, st, sidecar) });
+    if (symlink) this.symlinks.add(path);
+    else this.symlinks.delete(path);
+    this.changed = true;
+  }
+
+  async #refreshSidecarOf(docPath: string): Promise<void> {
+    const record = this.records.get(docPath);
+    if (record === undefined) return;
+    const abs = this.#abs(docPath);
+    const st = record.symlink ? await this.#followLink(abs) : await lstat(abs).catch(() => null);
+    if (st === null || !st.isFile()) this.#forgetFile(docPath);
+    else await this.#update(docPath, st, record.symlink);
+  }
+
+  /** A link counts only when it resolves to a file inside the root. */
+  async #followLink(abs: string): Promise<Stats | null> {
+    const target = await realpath(abs).catch(() => null);
+    if (target === null || !target.startsWith(this.root + sep)) return null;
+    const st = await stat(target).catch(() => null);
+    return st?.isFile() ? st : null;
+  }
+
+  async #forget(path: string): Promise<void> {
+    if (path === SITE_CONFIG_FILE && this.configStamp !== null) {
+      this.configStamp = null;
+      this.changed = true;
+    }
+    if (this.records.has(path)) this.#forgetFile(path);
+    if (path.endsWith(SIDECAR_SUFFIX)) {
+      const docPath = path.slice(0, -SIDECAR_SUFFIX.length);
+      await this.#refreshSidecarOf(docPath);
+    }
+    if (this.#watchers.has(path)) this.#forgetUnder(path);
+  }
+
+  #forgetFile(path: string): void {
+    this.records.delete(path);
+    this.symlinks.delete(path);
+    this.changed = true;
+  }
+
+  /** A directory went away (or was replaced): its watchers and documents go too. */
+  #forgetUnder(dir: string): void {
+    const prefix = `${dir}/`;
+    this.#watchers.closeUnder(dir);
+    for (const path of [...this.records.keys()]) {
+      if (path.startsWith(prefix)) this.#forgetFile(path);
+    }
+  }
+
+  #abs(path: string): string {
+    return path === '' ? this.root : join(this.root, path);
+  }
+}
