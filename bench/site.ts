@@ -6,9 +6,10 @@
 // for an index and one of its parts (maxUrls 10,000), and for /robots.txt; then whether the
 // handler is still live (a document added after the runs shows up) and the servers' peak
 // memory.
-// Run with `npm run bench:site`; `-- --duration <s>` (default 6 per run, after a 2 s warm-up:
-// about 1.5 minutes in all), `-- --connections <n>`, `-- --docs <n>`; `-- --profile` adds a
-// CPU profile of the live handler under the same load.
+// Run with `npm run bench:site` (about 1.5 minutes); `-- --duration <s>` (measured seconds
+// per server and path, default 6, in `-- --rounds <n>` alternating rounds, default 3, after
+// `-- --warmup <s>`, default 2), `-- --connections <n>` (10), `-- --docs <n>` (50,000);
+// `-- --profile` adds a CPU profile of the live handler under the same load.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import {
   startStatic,
 } from './lib/site-children.ts';
 import { addDocument, type ContentSummary, generateContentRoot } from './lib/site-content.ts';
-import { type LoadPlan, measure } from './lib/site-load.ts';
+import { type LoadPlan, measure, measureSideBySide } from './lib/site-load.ts';
 import { profileTables, summariseProfile } from './lib/site-profile.ts';
 import {
   formatMB,
@@ -44,6 +45,7 @@ const DOCS = numberOption('--docs', 50_000);
 const PLAN: LoadPlan = {
   connections: numberOption('--connections', 10),
   durationS: numberOption('--duration', 6),
+  rounds: Math.max(1, numberOption('--rounds', 3)),
   warmupS: numberOption('--warmup', 2),
 };
 const PROFILE = process.argv.includes('--profile');
@@ -59,29 +61,36 @@ interface Setup {
   readonly paths: readonly { readonly path: string; readonly judged: boolean }[];
 }
 
-const SETUPS: readonly Setup[] = [
-  {
-    name: 'default limits',
-    config: {},
-    paths: [
-      { path: '/sitemap.xml', judged: true },
-      { path: '/robots.txt', judged: false },
-    ],
-  },
-  {
-    name: `index (maxUrls ${formatNumber(INDEX_MAX_URLS)})`,
-    config: { maxUrls: INDEX_MAX_URLS },
-    paths: [
-      { path: '/sitemap_index.xml', judged: true },
-      { path: '/sitemaps/sitemap-0001.xml', judged: true },
-    ],
-  },
-];
+/** The default limits, and an index of parts of `INDEX_MAX_URLS` (fewer on a small root). */
+function setupsFor(listed: number): readonly Setup[] {
+  const maxUrls =
+    listed > 2 * INDEX_MAX_URLS ? INDEX_MAX_URLS : Math.max(1, Math.floor(listed / 2));
+  return [
+    {
+      name: 'default limits',
+      config: {},
+      paths: [
+        { path: '/sitemap.xml', judged: true },
+        { path: '/robots.txt', judged: false },
+      ],
+    },
+    {
+      name: `index (maxUrls ${formatNumber(maxUrls)})`,
+      config: { maxUrls },
+      paths: [
+        { path: '/sitemap_index.xml', judged: true },
+        { path: '/sitemaps/sitemap-0001.xml', judged: true },
+      ],
+    },
+  ];
+}
 
 interface Memory {
   readonly setup: string;
   readonly server: 'live' | 'static';
   readonly atStart: ServerUsage;
+  /** Once it has answered each path once (for the live handler: after its first scan). */
+  readonly ready: ServerUsage;
   readonly atEnd: ServerUsage;
 }
 
@@ -96,13 +105,15 @@ try {
   console.log(`${machineLine()}; load average ${loadLine()}`);
   const content = await generateContentRoot(contentDir, DOCS);
   printContent(content);
+  const setups = setupsFor(content.listed);
   const scripts = await buildServerScripts(join(root, 'child'));
   console.log(
     [
       '',
       'Each server runs in a process of its own on 127.0.0.1; autocannon loads it from the bench',
-      `process: ${PLAN.connections} connections, keep-alive, no pipelining, ${PLAN.warmupS} s warm-up, ` +
-        `then ${PLAN.durationS} s measured, live first, then static.`,
+      `process: ${PLAN.connections} connections, keep-alive, no pipelining; per path ${PLAN.warmupS} s ` +
+        `of warm-up each, then ${PLAN.durationS} s measured each, in ${PLAN.rounds} alternating rounds ` +
+        '(live, static, live, ...).',
       '  live    createSiteHandler({ root, config }) through toNodeListener, on node:http',
       "  static  node:http serving each path's bytes, saved from the live handler: stat, Content-Type,",
       '          Content-Length, Last-Modified, ETag, fs.createReadStream piped out',
@@ -115,27 +126,29 @@ try {
   const measured: Measured[] = [];
   const memory: Memory[] = [];
   const notes: string[] = [];
-  for (const [i, setup] of SETUPS.entries()) {
+  for (const [i, setup] of setups.entries()) {
     measured.push(...(await runSetup(scripts, setup, i, content, memory, notes)));
   }
 
   console.log(
-    `\n2. Load: requests/s, latency and throughput (${PLAN.connections} connections, ${PLAN.durationS} s each)\n`,
+    `\n2. Load: requests/s, latency and throughput (${PLAN.connections} connections, ${PLAN.durationS} s ` +
+      `each in ${PLAN.rounds} rounds)\n`,
   );
-  for (const setup of SETUPS) {
+  for (const setup of setups) {
     console.log(`${setup.name}:`);
     console.log(loadTable(measured.filter((m) => m.setup === setup.name)));
     console.log('');
   }
   console.log(
     [
-      'req/s: completed requests over the measured run; p50/p99: autocannon latency from sending',
-      'a request to the last byte of its answer (whole ms); MB/s: response bytes received; CPU/req:',
-      "the server process's CPU time (user + system) over the run divided by its requests, the",
-      'figure that moves least between runs on a shared machine; server CPU and autocannon CPU:',
-      'CPU time over wall time of each process (100% is one core).',
+      'req/s: completed requests over the measured rounds; p50/p99: autocannon latency from sending',
+      'a request to the last byte of its answer (whole ms; the median of the rounds); MB/s: response',
+      "bytes received; CPU/req: the server process's CPU time (user + system) over the rounds divided",
+      'by its requests, the figure that moves least between runs on a shared machine; server CPU and',
+      'autocannon CPU: CPU time over wall time of each process (100% is one core).',
       '',
-      `The machine's load average after the runs: ${loadLine()}; above the core count, other processes were taking CPU from the servers.`,
+      `The machine's load average after the runs: ${loadLine()}; above the core count, other`,
+      'processes were taking CPU from the servers.',
       '',
       verdict(measured, TARGET),
     ].join('\n'),
@@ -144,22 +157,24 @@ try {
   console.log('\n3. Memory of each server process\n');
   console.log(
     formatTable(
-      ['setup', 'server', 'peak RSS at start', 'peak RSS at end'],
+      ['setup', 'server', 'at start', 'each path answered once', 'after the load runs'],
       memory.map((m) => [
         m.setup,
         m.server,
         formatMB(m.atStart.peakRss),
+        formatMB(m.ready.peakRss),
         formatMB(m.atEnd.peakRss),
       ]),
     ),
   );
   console.log(
-    '\nat start: once it listens, before any request; at end: after every run of its setup ' +
-      '(peak RSS: Linux VmHWM of the whole process).',
+    '\nPeak RSS so far (Linux VmHWM of the whole process): at start, once it listens; then once ' +
+      'each path has been answered (and compared) once, which for the live handler includes its ' +
+      'first scan of the content root; then after every load run of its setup.',
   );
   if (notes.length > 0) console.log(`\n${notes.join('\n')}`);
 
-  if (PROFILE) await profileLive(scripts);
+  if (PROFILE) await profileLive(scripts, setups);
 
   const worst = Math.min(...measured.filter((m) => m.judged).map(ratioOf));
   const livePeak = Math.max(
@@ -207,6 +222,8 @@ async function runSetup(
     sizes.set(path, body.length);
     rows.push([path, formatSize(body.length), describe(body.toString('utf8'))]);
   }
+  const liveReady = await live.usage();
+  const staticReady = await baseline.usage();
   console.log(formatTable(['path', 'body', 'content'], rows));
   console.log(
     `Both servers answer each path with the same status, Content-Type and bytes. The live server ` +
@@ -217,8 +234,8 @@ async function runSetup(
 
   const results: Measured[] = [];
   for (const { path, judged } of setup.paths) {
-    const liveResult = await measure(live, path, PLAN);
-    const staticResult = await measure(baseline, path, PLAN);
+    const [liveResult, staticResult] = await measureSideBySide([live, baseline], path, PLAN);
+    if (liveResult === undefined || staticResult === undefined) throw new Error('no result');
     results.push({
       setup: setup.name,
       path,
@@ -231,8 +248,20 @@ async function runSetup(
   if (index === 0) notes.push(await liveCheck(live, paths[0] ?? '/sitemap.xml'));
 
   memory.push(
-    { setup: setup.name, server: 'live', atStart: liveAtStart, atEnd: await live.usage() },
-    { setup: setup.name, server: 'static', atStart: staticAtStart, atEnd: await baseline.usage() },
+    {
+      setup: setup.name,
+      server: 'live',
+      atStart: liveAtStart,
+      ready: liveReady,
+      atEnd: await live.usage(),
+    },
+    {
+      setup: setup.name,
+      server: 'static',
+      atStart: staticAtStart,
+      ready: staticReady,
+      atEnd: await baseline.usage(),
+    },
   );
   await live.close();
   await baseline.close();
@@ -264,10 +293,10 @@ async function liveCheck(live: ServerHandle, path: string): Promise<string> {
  * With `--profile`: the live handler again, from its sources, under the same load after the
  * same warm-up, with V8's profiler running over the measured runs only (not the first scan).
  */
-async function profileLive(scripts: ServerScripts): Promise<void> {
+async function profileLive(scripts: ServerScripts, setups: readonly Setup[]): Promise<void> {
   const dir = join(root, 'profile');
   mkdirSync(dir, { recursive: true });
-  for (const [i, setup] of SETUPS.entries()) {
+  for (const [i, setup] of setups.entries()) {
     const live = track(await startLive(scripts, { root: contentDir, config: setup.config }, true));
     const judged = setup.paths.filter((p) => p.judged).map((p) => p.path);
     await getRaw(`${live.origin}${judged[0]}`);

@@ -1,21 +1,26 @@
-// The load generator of the site benchmark: autocannon, in the bench process, against one
-// server process. A warm-up run first (JIT, caches, TCP), then the measured run, with the
-// server's own CPU time read before and after it.
+// The load generator of the site benchmark: autocannon, in the bench process, against the
+// server processes. Two servers are compared in alternating rounds (a, b, a, b, ...) after a
+// warm-up of each, so that other work on a shared machine, which comes and goes, weighs on
+// both alike; each round reads the server's own CPU time before and after it.
 
 import autocannon, { type Result } from 'autocannon';
 import type { ServerHandle } from './site-server.ts';
+import { median } from './timing.ts';
 
 export interface LoadPlan {
   readonly connections: number;
+  /** Measured seconds per server and path, split into `rounds`. */
   readonly durationS: number;
+  readonly rounds: number;
+  /** Seconds of load on each server before the rounds (JIT, caches, TCP). */
   readonly warmupS: number;
 }
 
 export interface LoadResult {
-  /** Completed requests in the measured run. */
+  /** Completed requests over all rounds. */
   readonly requests: number;
   readonly requestsPerS: number;
-  /** Latency percentiles, ms. */
+  /** Latency percentiles, ms: the median over the rounds of each round's percentile. */
   readonly p50: number;
   readonly p99: number;
   /** Response bytes per second (headers and bodies, as received). */
@@ -28,18 +33,56 @@ export interface LoadResult {
   readonly durationS: number;
 }
 
-/** Warms `server` up on `path`, then measures it; throws if any request failed. */
+interface Round {
+  readonly result: Result;
+  readonly wallMs: number;
+  readonly serverCpuMs: number;
+  readonly ownCpuMs: number;
+}
+
+/**
+ * Warms each server up on `path`, then measures them in alternating rounds; throws if any
+ * request failed. Results in the order of `servers`.
+ */
+export async function measureSideBySide(
+  servers: readonly ServerHandle[],
+  path: string,
+  plan: LoadPlan,
+): Promise<LoadResult[]> {
+  if (plan.warmupS > 0) {
+    for (const server of servers) await run(`${server.origin}${path}`, plan, plan.warmupS);
+  }
+  const rounds: Round[][] = servers.map(() => []);
+  const seconds = plan.durationS / Math.max(1, plan.rounds);
+  for (let r = 0; r < Math.max(1, plan.rounds); r++) {
+    for (const [i, server] of servers.entries())
+      rounds[i]?.push(await round(server, path, plan, seconds));
+  }
+  return rounds.map(combine);
+}
+
+/** One server alone: warm-up, then the rounds. */
 export async function measure(
   server: ServerHandle,
   path: string,
   plan: LoadPlan,
 ): Promise<LoadResult> {
+  const [result] = await measureSideBySide([server], path, plan);
+  if (result === undefined) throw new Error('no result');
+  return result;
+}
+
+async function round(
+  server: ServerHandle,
+  path: string,
+  plan: LoadPlan,
+  seconds: number,
+): Promise<Round> {
   const url = `${server.origin}${path}`;
-  if (plan.warmupS > 0) await run(url, plan.connections, plan.warmupS);
   const before = await server.usage();
   const ownBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await run(url, plan.connections, plan.durationS);
+  const result = await run(url, plan, seconds);
   const wallMs = performance.now() - started;
   const own = process.cpuUsage(ownBefore);
   const after = await server.usage();
@@ -49,20 +92,32 @@ export async function measure(
       `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
     );
   }
-  const requests = result.requests.total;
   return {
-    requests,
-    requestsPerS: requests / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytesPerS: result.throughput.total / result.duration,
-    serverCpuMsPerRequest: (after.cpuMs - before.cpuMs) / Math.max(1, requests),
-    serverCpuShare: (after.cpuMs - before.cpuMs) / wallMs,
-    loadCpuShare: (own.user + own.system) / 1000 / wallMs,
-    durationS: result.duration,
+    result,
+    wallMs,
+    serverCpuMs: after.cpuMs - before.cpuMs,
+    ownCpuMs: (own.user + own.system) / 1000,
   };
 }
 
-function run(url: string, connections: number, duration: number): Promise<Result> {
-  return Promise.resolve(autocannon({ url, connections, duration, timeout: 30 }));
+function combine(rounds: readonly Round[]): LoadResult {
+  const sum = (pick: (r: Round) => number) => rounds.reduce((n, r) => n + pick(r), 0);
+  const requests = sum((r) => r.result.requests.total);
+  const seconds = sum((r) => r.result.duration);
+  const wallMs = sum((r) => r.wallMs);
+  return {
+    requests,
+    requestsPerS: requests / seconds,
+    p50: median(rounds.map((r) => r.result.latency.p50)),
+    p99: median(rounds.map((r) => r.result.latency.p99)),
+    bytesPerS: sum((r) => r.result.throughput.total) / seconds,
+    serverCpuMsPerRequest: sum((r) => r.serverCpuMs) / Math.max(1, requests),
+    serverCpuShare: sum((r) => r.serverCpuMs) / wallMs,
+    loadCpuShare: sum((r) => r.ownCpuMs) / wallMs,
+    durationS: seconds,
+  };
+}
+
+function run(url: string, plan: LoadPlan, duration: number): Promise<Result> {
+  return Promise.resolve(autocannon({ url, connections: plan.connections, duration, timeout: 30 }));
 }

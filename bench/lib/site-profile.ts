@@ -1,6 +1,7 @@
 // Where a server process spends its time, from a V8 CPU profile of the measured stretch:
-// per function, its self time (samples where it was running)
-// and its total time (samples where it was on the stack), as shares of the busy time.
+// per function, its self time (samples where it was running) and its total time (samples
+// where it was on the stack), as shares of the busy time; and, for waymark's hottest
+// functions, the source lines their own samples fell on.
 
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -17,6 +18,8 @@ interface ProfileNode {
     readonly lineNumber: number;
   };
   readonly children?: readonly number[];
+  /** Samples per source line (1-based) while this node itself ran. */
+  readonly positionTicks?: readonly { readonly line: number; readonly ticks: number }[];
 }
 
 interface CpuProfile {
@@ -30,6 +33,8 @@ export interface ProfileLine {
   readonly where: string;
   readonly selfShare: number;
   readonly totalShare: number;
+  /** Its own samples by source line, most first: [line, share of its samples]. */
+  readonly hotLines: readonly (readonly [number, number])[];
 }
 
 /**
@@ -69,13 +74,27 @@ export function summariseProfile(file: string): { busyMs: number; lines: Profile
     seen.add(key);
     for (const k of seen) total.set(k, (total.get(k) ?? 0) + delta);
   }
+  const ticks = new Map<string, Map<number, number>>();
+  for (const node of profile.nodes) {
+    const byLine = ticks.get(keyOf(node)) ?? new Map<number, number>();
+    for (const { line, ticks: n } of node.positionTicks ?? []) {
+      byLine.set(line, (byLine.get(line) ?? 0) + n);
+    }
+    ticks.set(keyOf(node), byLine);
+  }
   const lines = [...total.keys()].map((key) => {
     const [name = '', where = ''] = key.split('\t');
+    const byLine = [...(ticks.get(key) ?? [])];
+    const sum = byLine.reduce((n, [, t]) => n + t, 0);
     return {
       name,
       where,
       selfShare: (self.get(key) ?? 0) / busy,
       totalShare: (total.get(key) ?? 0) / busy,
+      hotLines: byLine
+        .sort((a, b) => b[1] - a[1])
+        .map(([line, t]) => [line, t / sum] as const)
+        .filter(([, share]) => share >= 0.05),
     };
   });
   return { busyMs: busy / 1000, lines };
@@ -107,12 +126,22 @@ export function profileTables(lines: readonly ProfileLine[], count: number): str
     .filter((l) => l.where.startsWith('src/'))
     .sort((a, b) => b.totalShare - a.totalShare)
     .slice(0, count);
+  const hot = [...lines]
+    .filter((l) => l.where.startsWith('src/') && l.selfShare >= 0.02 && l.hotLines.length > 0)
+    .sort((a, b) => b.selfShare - a.selfShare)
+    .slice(0, 3)
+    .map((l) => {
+      const file = l.where.slice(0, l.where.lastIndexOf(':'));
+      const spots = l.hotLines.map(([line, share]) => `${line} (${formatNumber(share * 100)}%)`);
+      return `  ${l.name} (${formatNumber(l.selfShare * 100, 1)}% self): ${file} lines ${spots.join(', ')}`;
+    });
   return [
     'By self time:',
     formatTable(header, bySelf.map(row)),
     '',
     "waymark's own functions by total time (self plus what they call):",
     formatTable(header, ours.map(row)),
+    ...(hot.length > 0 ? ['', 'Where their own time goes, by source line:', ...hot] : []),
   ].join('\n');
 }
 

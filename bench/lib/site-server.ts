@@ -101,6 +101,8 @@ export async function serveInChild(
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
+  // A bench that died must not leave its servers running.
+  process.on('disconnect', () => process.exit(0));
   let profiler: Profiler | null = null;
   process.on('message', async (message: ToChild) => {
     if (message.type === 'profile-start') {
