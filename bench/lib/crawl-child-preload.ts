@@ -26,6 +26,8 @@ export interface PreloadReport {
   readonly liveHeap: number;
   /** Largest V8 heap reserved, seen at a full GC: live data plus V8's headroom. */
   readonly heapTotal: number;
+  /** Bytes the process caused to be written to storage (Linux `write_bytes`), or null. */
+  readonly writtenBytes: number | null;
 }
 
 const blocked: string[] = [];
@@ -77,6 +79,16 @@ function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+/** What the process has had written to the disk (its crawl state, its sitemap), or null. */
+function writtenBytes(): number | null {
+  try {
+    const bytes = /^write_bytes:\s*(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1];
+    return bytes === undefined ? null : Number(bytes);
+  } catch {
+    return null;
+  }
+}
+
 process.on('exit', () => {
   const { user, system } = process.cpuUsage();
   const report: PreloadReport = {
@@ -86,6 +98,7 @@ process.on('exit', () => {
     cpuMs: (user + system) / 1000,
     liveHeap,
     heapTotal: Math.max(heapTotal, getHeapStatistics().total_heap_size),
+    writtenBytes: writtenBytes(),
   };
   writeSync(2, `\n${MARK}${JSON.stringify(report)}\n`);
 });

@@ -141,21 +141,35 @@ export function pagesPerSecond(o: CrawlOutcome): number {
   return o.stats.htmlPages / (o.run.wallMs / 1000);
 }
 
-/** One row per crawl: peak RSS and V8's heap, beside the crawler's process once loaded. */
+/** One row per crawl: peak RSS and V8's heap beside the process once loaded; disk writes. */
 export function memoryTable(
   outcomes: readonly CrawlOutcome[],
   atStart: ReadonlyMap<string, number>,
 ): string {
   return formatTable(
-    ['crawler', 'site', 'loaded, no crawl', 'peak RSS', 'V8 heap reserved', 'live heap'],
-    outcomes.map((o) => [
-      label(o),
-      `${formatNumber(o.pages)} pages`,
-      formatMB(atStart.get(o.crawler) ?? Number.NaN),
-      formatMB(o.run.report.peakRss),
-      formatMB(o.run.report.heapTotal),
-      o.run.report.liveHeap === 0 ? '-' : formatMB(o.run.report.liveHeap),
-    ]),
+    [
+      'crawler',
+      'site',
+      'loaded, no crawl',
+      'peak RSS',
+      'V8 heap reserved',
+      'live heap',
+      'written to disk',
+      'per HTML page',
+    ],
+    outcomes.map((o) => {
+      const written = o.run.report.writtenBytes;
+      return [
+        label(o),
+        `${formatNumber(o.pages)} pages`,
+        formatMB(atStart.get(o.crawler) ?? Number.NaN),
+        formatMB(o.run.report.peakRss),
+        formatMB(o.run.report.heapTotal),
+        o.run.report.liveHeap === 0 ? '-' : formatMB(o.run.report.liveHeap),
+        written === null ? '-' : formatMB(written),
+        written === null ? '-' : `${formatNumber(written / o.stats.htmlPages / 1000, 1)} KB`,
+      ];
+    }),
   );
 }
 

@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { CrawlEvent, CrawlSummary } from '../crawl/index.ts';
 import { type FixtureSite, startFixtureSite } from '../crawl/test-support/fixture-site.ts';
+import { CrawlProgress, type ProgressMode } from './internal/crawl-progress.ts';
+import type { CliIo } from './io.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
 
 describe('waymark crawl', () => {
@@ -95,4 +98,96 @@ describe('waymark crawl', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1);
     }
   });
+});
+
+describe('crawl progress', () => {
+  const T0 = 1_700_000_000_000;
+  const SUMMARY: CrawlSummary = {
+    fetched: 4,
+    listed: 2,
+    skipped: { 'client-error': 1 },
+    errors: 1,
+    sitemapUrls: 0,
+    durationMs: 6000,
+    rate: 0.7,
+    stoppedBy: null,
+    sitemapComparison: null,
+    feeds: [],
+  };
+  /** Events at times after the start (ms), as a crawl reports them. */
+  const EVENTS: [number, CrawlEvent][] = [
+    [0, { type: 'fetched', url: 'http://s.test/', status: 200, listed: true, links: 2 }],
+    [100, { type: 'fetched', url: 'http://s.test/a', status: 200, listed: true, links: 0 }],
+    [
+      250,
+      {
+        type: 'skipped',
+        url: 'http://s.test/b',
+        reason: 'client-error',
+        status: 404,
+        detail: null,
+      },
+    ],
+    [300, { type: 'warning', message: 'slow site' }],
+    [6000, { type: 'error', url: 'http://s.test/c', message: 'timed out' }],
+  ];
+  const CLEAR = '\r\x1b[K';
+  const status = (done: number, listed: number, left: number, errors: number, ms: number) =>
+    `${done} done, ${listed} listed, ${left} left out, ${errors} errors, ${(done / Math.max(ms / 1000, 0.001)).toFixed(1)} pages/s, ${(ms / 1000).toFixed(0)}s`;
+  const summaryText =
+    '4 pages fetched in 6.0 s (0.7 pages/s)\n2 listed in the sitemap: out.xml\nleft out:\n       1  client-error\n1 errors (timeouts, network, size)\n';
+
+  const cases: { mode: ProgressMode; writes: string[] }[] = [
+    {
+      // A terminal: the status line is redrawn in place at most every 200 ms; other lines
+      // clear it first and end with a newline, and the summary clears it for good.
+      mode: 'tty',
+      writes: [
+        `${CLEAR}${status(1, 1, 0, 0, 0)}`,
+        `${CLEAR}${status(3, 2, 1, 0, 250)}`,
+        `${CLEAR}warning: slow site\n`,
+        `${CLEAR}error: http://s.test/c: timed out\n`,
+        `${CLEAR}${status(4, 2, 1, 1, 6000)}`,
+        CLEAR,
+        summaryText,
+      ],
+    },
+    {
+      // A log: whole lines, the status at most every 5 s.
+      mode: 'log',
+      writes: [
+        `${status(1, 1, 0, 0, 0)}\n`,
+        'warning: slow site\n',
+        'error: http://s.test/c: timed out\n',
+        `${status(4, 2, 1, 1, 6000)}\n`,
+        summaryText,
+      ],
+    },
+  ];
+
+  for (const { mode, writes } of cases) {
+    test(`${mode}: the status line follows the clock`, () => {
+      const written: string[] = [];
+      let now = T0;
+      const io: CliIo = {
+        stdout: () => assert.fail('progress writes to stderr only'),
+        stderr: (text) => {
+          written.push(text);
+        },
+        readStdin: async () => new Uint8Array(),
+        readFile: async () => new Uint8Array(),
+        openFile: () => assert.fail('not used'),
+        env: {},
+        stderrIsTTY: mode === 'tty',
+        version: '0.0.0-test',
+      };
+      const progress = new CrawlProgress(io, mode, false, { now: () => now });
+      for (const [at, event] of EVENTS) {
+        now = T0 + at;
+        progress.event(event);
+      }
+      progress.summary(SUMMARY, 'out.xml');
+      assert.deepEqual(written, writes);
+    });
+  }
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { startTestServer } from '../http/test-support/test-server.ts';
 import type { SitemapUrl } from '../sitemap/index.ts';
 import { crawl } from './crawl.ts';
 import { type FixtureSite, startFixtureSite } from './test-support/fixture-site.ts';
@@ -119,4 +121,40 @@ describe('crawl against the fixture site on 127.0.0.1', () => {
       await local.close();
     }
   });
+});
+
+test('small bodies the crawl does not need are read, so the connection is kept', async () => {
+  const sockets = new Set<unknown>();
+  /** A response whose second half comes a moment after the headers, as on a real network. */
+  const inTwoHalves =
+    (status: number, headers: Record<string, string>, body: string) =>
+    (request: IncomingMessage, response: ServerResponse) => {
+      sockets.add(request.socket);
+      response.writeHead(status, { 'content-length': String(body.length), ...headers });
+      response.write(body.slice(0, body.length / 2));
+      setTimeout(() => response.end(body.slice(body.length / 2)), 10);
+    };
+  const links = ['/gone-1', '/gone-2', '/gone-3', '/moved'].map((p) => `<a href="${p}">x</a>`);
+  const server = await startTestServer({
+    '/robots.txt': inTwoHalves(200, { 'content-type': 'text/plain' }, 'User-agent: *\nAllow: /\n'),
+    '/': inTwoHalves(200, { 'content-type': 'text/html' }, `<p>${links.join('')}</p>`),
+    '/moved': inTwoHalves(301, { location: '/', 'content-type': 'text/html' }, 'm'.repeat(5000)),
+    '*': inTwoHalves(404, { 'content-type': 'text/html' }, 'x'.repeat(20_000)),
+  });
+  try {
+    const summary = await crawl({
+      start: server.url('/'),
+      rate: 0,
+      concurrency: 1,
+      sitemaps: false,
+      timeoutMs: 5000,
+    });
+    assert.equal(summary.skipped['client-error'], 3);
+    assert.equal(summary.skipped.redirect, 1);
+    assert.equal(server.requests.length, 6);
+    // robots.txt and the first page may overlap; after that, no connection is opened again.
+    assert.ok(sockets.size <= 2, `${sockets.size} connections for 6 requests one at a time`);
+  } finally {
+    await server.close();
+  }
 });

@@ -225,6 +225,21 @@ export interface CrawlState extends Frontier {
    */
   setOriginData(origin: string, data: string): void;
   /**
+   * Optional. Runs `fn`, whose calls on this state become one durable step: all of them are
+   * kept, or (when `fn` throws, or the process dies before it returns) none. A crawler uses
+   * it to record several results and take the next items with one commit instead of one
+   * each. A state without it makes every call durable on its own.
+   *
+   * @example
+   * ```ts
+   * state.transaction?.(() => {
+   *   for (const { item, result, links } of finished) state.complete(item, result, links);
+   *   return state.take(finished.length, ready);
+   * });
+   * ```
+   */
+  transaction?<T>(fn: () => T): T;
+  /**
    * Closes the state; a temporary state is deleted. Idempotent.
    *
    * @example

@@ -25,7 +25,7 @@ export type {
   TakenItem,
   TakeOptions,
 } from './frontier.ts';
-export { CRAWL_DEFAULTS } from './internal/crawler.ts';
+export { CRAWL_DEFAULTS } from './internal/crawl-defaults.ts';
 export { openSqliteCrawlState, SqliteCrawlState } from './sqlite-crawl-state.ts';
 export type {
   CrawlEvent,

@@ -282,6 +282,50 @@ test('resume continues a crawl; in-flight items are queued again', () => {
   state.close();
 });
 
+test('transaction commits its calls together, or none of them', () => {
+  const path = fresh();
+  let state = openSqliteCrawlState(path, { resume: false });
+  state.addMany(['/1', '/2', '/3'].map((p) => page(`https://a.test${p}`)));
+  const [one] = state.take(1, ANY);
+  assert.ok(one);
+
+  // A throw rolls back every call, the counts with them.
+  const before = state.counts();
+  assert.throws(
+    () =>
+      state.transaction(() => {
+        state.complete(one, LISTED, [page('https://a.test/new')]);
+        assert.equal(state.take(1, ANY).length, 1);
+        assert.equal(state.counts().done, 1);
+        throw new Error('boom');
+      }),
+    /boom/,
+  );
+  assert.deepEqual(state.counts(), before);
+  assert.equal(state.add(page('https://a.test/new')), true, 'the link was rolled back');
+
+  // Nested transactions join the outer one; a callback may not open one.
+  const taken = state.transaction(() => {
+    state.complete(one, LISTED);
+    return state.transaction(() =>
+      state.take(1, () => {
+        assert.throws(() => state.transaction(() => 0), /within its own callback/);
+        return true;
+      }),
+    );
+  });
+  assert.deepEqual(urls(taken), ['https://a.test/2']);
+  state.close();
+
+  state = openSqliteCrawlState(path, { resume: true });
+  assert.deepEqual(state.counts(), { queued: 3, inFlight: 0, done: 1, seen: 4 });
+  assert.deepEqual(
+    [...state.results()].map((r) => [r.url, r.outcome]),
+    [['https://a.test/1', 'listed']],
+  );
+  state.close();
+});
+
 test('a state file is locked while open, and other files are refused', () => {
   const path = fresh();
   const state = openSqliteCrawlState(path, { resume: false });

@@ -60,8 +60,9 @@ export interface SqliteCrawlStateOptions {
 /**
  * Opens (or creates) a crawl state in an SQLite file with `node:sqlite`; `path` null uses a
  * temporary file deleted on close. Every change is one transaction, committed before the
- * method returns, so a process killed at any instant (even `kill -9`) leaves the state as
- * of its last completed call. One process at a time: the file stays locked while open.
+ * method returns (or, inside {@link SqliteCrawlState.transaction}, when that returns), so a
+ * process killed at any instant (even `kill -9`) leaves the state as of its last completed
+ * commit. One process at a time: the file stays locked while open.
  *
  * @example
  * ```ts
@@ -120,6 +121,8 @@ export class SqliteCrawlState implements CrawlState {
   readonly #now: () => number;
   #counts: { queued: number; inFlight: number; done: number; seen: number };
   #inTransaction = false;
+  /** Inside {@link transaction}: each call joins the one open transaction. */
+  #batch = false;
   #closed = false;
 
   /** Use {@link openSqliteCrawlState}. */
@@ -285,6 +288,40 @@ export class SqliteCrawlState implements CrawlState {
     this.#write(() => this.#s.setOrigin.run(origin, data));
   }
 
+  /**
+   * Runs `fn` in one write transaction: every call it makes on this state is committed
+   * together when it returns, or rolled back when it throws. One commit for many results is
+   * what keeps a fast crawl from writing the database once per page.
+   *
+   * @example
+   * ```ts
+   * const taken = state.transaction(() => {
+   *   state.complete(item, result, links);
+   *   return state.take(1, () => true);
+   * });
+   * ```
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.#batch && !this.#inTransaction) return fn();
+    const counts = { ...this.#counts };
+    try {
+      return this.#write(() => {
+        this.#batch = true;
+        this.#inTransaction = false;
+        try {
+          return fn();
+        } finally {
+          this.#batch = false;
+          this.#inTransaction = true;
+        }
+      });
+    } catch (error) {
+      // Rolled back: the counts go back with it.
+      this.#counts = counts;
+      throw error;
+    }
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -318,6 +355,14 @@ export class SqliteCrawlState implements CrawlState {
   /** Runs `fn` in one write transaction: all of it is committed, or none of it. */
   #write<T>(fn: () => T): T {
     this.#checkOpen();
+    if (this.#batch && !this.#inTransaction) {
+      this.#inTransaction = true;
+      try {
+        return fn();
+      } finally {
+        this.#inTransaction = false;
+      }
+    }
     if (this.#inTransaction) {
       throw new WaymarkError('invalid-argument', 'crawl state called from within its own callback');
     }

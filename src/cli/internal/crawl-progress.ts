@@ -3,6 +3,15 @@ import type { CliIo } from '../io.ts';
 
 export type ProgressMode = 'tty' | 'log' | 'json' | 'quiet';
 
+export interface CrawlProgressOptions {
+  /** The clock the status line is timed by (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** How often the status line is redrawn on a terminal, and written to a log. */
+const TTY_EVERY_MS = 200;
+const LOG_EVERY_MS = 5000;
+
 /**
  * Crawl progress on stderr: a live line on a terminal, a line every few seconds in a log,
  * JSON lines with --json-log, nothing with --quiet. --verbose adds one line per URL.
@@ -11,17 +20,20 @@ export class CrawlProgress {
   readonly #io: CliIo;
   readonly #mode: ProgressMode;
   readonly #verbose: boolean;
-  readonly #began = Date.now();
+  readonly #now: () => number;
+  readonly #began: number;
   #lastLine = 0;
   #done = 0;
   #listed = 0;
   #errors = 0;
   #skipped = 0;
 
-  constructor(io: CliIo, mode: ProgressMode, verbose: boolean) {
+  constructor(io: CliIo, mode: ProgressMode, verbose: boolean, options: CrawlProgressOptions = {}) {
     this.#io = io;
     this.#mode = mode;
     this.#verbose = verbose;
+    this.#now = options.now ?? Date.now;
+    this.#began = this.#now();
   }
 
   event(event: CrawlEvent): void {
@@ -55,8 +67,8 @@ export class CrawlProgress {
   }
 
   #tick(): void {
-    const now = Date.now();
-    const every = this.#mode === 'tty' ? 200 : 5000;
+    const now = this.#now();
+    const every = this.#mode === 'tty' ? TTY_EVERY_MS : LOG_EVERY_MS;
     if (now - this.#lastLine < every) return;
     this.#lastLine = now;
     const seconds = (now - this.#began) / 1000;

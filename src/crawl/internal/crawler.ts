@@ -1,33 +1,32 @@
 import type { FetchFunction } from '../../http/index.ts';
 import { productToken, type RobotsTxt } from '../../robots/index.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { walkSitemaps } from '../../sitemap/index.ts';
 import { normalizeUrl, originOf as originOrNull, pathFilter, sameSite } from '../../url/index.ts';
 import type { CrawlResultFields, CrawlState, FrontierItem, TakenItem } from '../frontier.ts';
 import { openSqliteCrawlState } from '../sqlite-crawl-state.ts';
 import type { CrawlEvent, CrawlOptions, CrawlSummary, SkipReason } from '../types.ts';
-import { confirmFeeds, looksLikeFeed } from './feeds.ts';
+import { CRAWL_DEFAULTS } from './crawl-defaults.ts';
+import { confirmFeeds } from './feeds.ts';
 import { HostSchedule } from './host-schedule.ts';
 import { fetchPage } from './page-fetch.ts';
-import { fetchRobots } from './robots-fetch.ts';
-
-/** Frontier priorities: lower runs first. robots.txt is fetched outside the frontier, first. */
-const PRIORITY_SITEMAP_URL = 10;
-const PRIORITY_LINK = 100;
-
-export const CRAWL_DEFAULTS = {
-  maxPages: 5000,
-  maxDepth: 10,
-  concurrency: 8,
-  rate: 4,
-  maxCrawlDelay: 30,
-  timeoutMs: 15_000,
-  maxBodyBytes: 10 * 1024 * 1024,
-  maxRedirects: 10,
-  maxRetries: 2,
-} as const;
+import {
+  type DecisionContext,
+  decidePage,
+  type PageDecision,
+  PRIORITY_LINK,
+  skipped,
+} from './page-outcomes.ts';
+import { RobotsGate } from './robots-gate.ts';
+import { seedFromSitemaps } from './sitemap-seed.ts';
 
 type Emit = (event: CrawlEvent) => Promise<void>;
+
+/** A result waiting for the next commit (see `#commit`). */
+interface PendingResult {
+  readonly item: TakenItem;
+  readonly result: CrawlResultFields;
+  readonly discovered: readonly FrontierItem[];
+}
 
 /** Everything one crawl needs; `run()` once. */
 export class Crawler {
@@ -38,13 +37,15 @@ export class Crawler {
   readonly #userAgent: string;
   readonly #agentToken: string;
   readonly #schedule: HostSchedule;
-  readonly #robots = new Map<string, RobotsTxt>();
-  readonly #robotsPending = new Set<string>();
-  readonly #redirectHops = new Map<string, number>();
-  readonly #filter: (url: string) => boolean;
+  readonly #robots: RobotsGate;
+  readonly #decision: DecisionContext;
   readonly #inFlight = new Set<Promise<void>>();
-  /** Possible feeds, confirmed at the end; few per site, so kept in memory. */
-  readonly #feedCandidates = new Set<string>();
+  /**
+   * Results recorded since the last commit. Each still holds its request's slot: the loop
+   * commits them before it takes more work, so what a `kill -9` can lose (requests in flight
+   * plus results not yet committed) is never more than `concurrency` pages.
+   */
+  #pending: PendingResult[] = [];
   #state: CrawlState | null = null;
   #start = '';
   #origin = '';
@@ -71,10 +72,37 @@ export class Crawler {
       rate,
       maxCrawlDelay: options.maxCrawlDelay ?? CRAWL_DEFAULTS.maxCrawlDelay,
     });
-    this.#filter = pathFilter({
+    this.#robots = new RobotsGate({
+      schedule: this.#schedule,
+      userAgent: this.#userAgent,
+      agentToken: this.#agentToken,
+      timeoutMs: options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
+      respectRobots: options.respectRobots !== false,
+      robotsError: options.robotsError ?? 'disallow',
+      ignoreCrawlDelay: rate === 0,
+      ...this.#fetchOption(),
+      ...(options.signal ? { signal: options.signal } : {}),
+      now: this.#now,
+      emit,
+      track: (task) => this.#track(task),
+      onRobots: (origin, robots) => {
+        if (origin === this.#origin && this.#seeding === null) this.#seeding = this.#seed(robots);
+      },
+    });
+    const filter = pathFilter({
       ...(options.include ? { include: [...options.include] } : {}),
       ...(options.exclude ? { exclude: [...options.exclude] } : {}),
     });
+    this.#decision = {
+      options,
+      normalize: (url, base) => this.#normalize(url, base),
+      onSite: (url) => this.#onSite(url),
+      passes: filter,
+      originOf,
+      redirectHops: new Map(),
+      feedCandidates: new Set(),
+      now: this.#now,
+    };
   }
 
   #normalize(url: string, base?: string): string | null {
@@ -135,6 +163,7 @@ export class Crawler {
       await this.#loop();
       await Promise.all(this.#inFlight);
       await this.#seeding;
+      this.#commit(() => {});
       return this.#summary(began);
     } catch (error) {
       this.#state.close();
@@ -158,30 +187,45 @@ export class Crawler {
         this.#stoppedBy = 'aborted';
         return;
       }
-      let started = false;
-      while (this.#inFlight.size < concurrency) {
-        if (this.#fetched >= maxPages) {
-          this.#stoppedBy = 'max-pages';
-          break;
+      // The results that came in and the items that take their slots: one commit. An item
+      // is taken (and its request started) only once the result it replaces is durable.
+      const taken = this.#commit(() => {
+        const items: TakenItem[] = [];
+        while (this.#inFlight.size + items.length < concurrency) {
+          if (this.#fetched + items.length >= maxPages) break;
+          // One item at a time: booking a request changes whether its origin is ready.
+          const [item] = state.take(1, (origin) => this.#robots.originReady(origin));
+          if (item === undefined) break;
+          this.#schedule.book(item.origin, this.#now());
+          items.push(item);
         }
-        // One item at a time: booking a request changes whether its origin is ready.
-        const [item] = state.take(1, (origin) => this.#originReady(origin));
-        if (item === undefined) break;
-        this.#schedule.book(item.origin, this.#now());
-        this.#track(this.#process(item));
-        started = true;
-      }
+        return items;
+      });
+      for (const item of taken) this.#track(this.#process(item));
+      if (this.#fetched >= maxPages) this.#stoppedBy = 'max-pages';
       if (this.#stoppedBy === 'max-pages' && this.#inFlight.size === 0) return;
-      const idle = this.#inFlight.size === 0 && !started;
-      if (
-        idle &&
-        this.#robotsPending.size === 0 &&
-        this.#seedingDone &&
-        state.counts().queued === 0
-      )
+      const idle = this.#inFlight.size === 0 && taken.length === 0 && this.#pending.length === 0;
+      if (idle && this.#robots.pending === 0 && this.#seedingDone && state.counts().queued === 0)
         return;
       await this.#waitForWork();
     }
+  }
+
+  /**
+   * Writes the pending results, then runs `fn`, as one transaction of the state when it
+   * supports them (see `CrawlState.transaction`), else call by call.
+   */
+  #commit<T>(fn: () => T): T {
+    const state = this.#state as CrawlState;
+    const write = (): T => {
+      const pending = this.#pending;
+      this.#pending = [];
+      for (const { item, result, discovered } of pending) {
+        state.complete(item, result, discovered);
+      }
+      return fn();
+    };
+    return state.transaction ? state.transaction(write) : write();
   }
 
   /** Sleeps until a request finishes, robots.txt arrives, or an origin's turn comes. */
@@ -195,6 +239,9 @@ export class Crawler {
       this.#sleep(Math.min(Math.max(hint, 5), 1000), this.#options.signal).catch(() => {}),
     ]);
     this.#wake = null;
+    // Let the other responses that arrived in this turn of the event loop finish too, so
+    // one commit records them all.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   #track(task: Promise<void>): void {
@@ -210,50 +257,10 @@ export class Crawler {
     this.#inFlight.add(tracked);
   }
 
-  /** True when a page of `origin` may be requested now; starts its robots.txt fetch if needed. */
-  #originReady(origin: string): boolean {
-    if (!this.#schedule.robotsKnown(origin)) {
-      if (!this.#robotsPending.has(origin)) {
-        this.#robotsPending.add(origin);
-        this.#track(this.#loadRobots(origin));
-      }
-      return false;
-    }
-    return this.#schedule.ready(origin, this.#now());
-  }
-
-  async #loadRobots(origin: string): Promise<void> {
-    // robots.txt is the first request to every origin, and counts for its politeness too.
-    this.#schedule.book(origin, this.#now());
-    const { robots, status } = await fetchRobots(origin, {
-      userAgent: this.#userAgent,
-      timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
-      ...this.#fetchOption(),
-      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
-    });
-    let effective = robots;
-    if (robots.source === 'unreachable' && this.#options.robotsError === 'allow') {
-      const { robotsForStatus } = await import('../../robots/index.ts');
-      effective = robotsForStatus(404);
-      await this.#emit({
-        type: 'warning',
-        message: `robots.txt of ${origin} is unreachable (${status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
-      });
-    }
-    this.#robots.set(origin, effective);
-    const ignoreDelay = (this.#options.rate ?? CRAWL_DEFAULTS.rate) === 0;
-    const crawlDelay = ignoreDelay ? null : effective.crawlDelay(this.#agentToken);
-    this.#schedule.setRobots(origin, crawlDelay);
-    this.#robotsPending.delete(origin);
-    await this.#emit({ type: 'robots', origin, status, source: effective.source, crawlDelay });
-    if (origin === this.#origin && this.#seeding === null) this.#seeding = this.#seed(effective);
-  }
-
   #fetchOption(): { fetch?: FetchFunction } {
     return this.#options.fetch ? { fetch: this.#options.fetch } : {};
   }
 
-  /** Queues the URLs of the site's sitemaps (named in robots.txt, or given). */
   /** A fetch that waits for the origin's turn, like every other request (sitemaps, feeds). */
   readonly #politeFetch: FetchFunction = async (url, init) => {
     const origin = URL.parse(url)?.origin ?? '';
@@ -266,15 +273,8 @@ export class Crawler {
 
   /** The feeds among the candidates, confirmed by reading them (see `confirmFeeds`). */
   async confirmFeeds(): Promise<string[]> {
-    return confirmFeeds([...this.#feedCandidates], {
-      allowed: (url) => {
-        const robots = this.#robots.get(originOf(url));
-        return (
-          this.#options.respectRobots === false ||
-          robots === undefined ||
-          robots.isAllowed(url, this.#agentToken)
-        );
-      },
+    return confirmFeeds([...this.#decision.feedCandidates], {
+      allowed: (url) => this.#robots.allows(url, originOf(url)),
       fetch: this.#politeFetch,
       userAgent: this.#userAgent,
       timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
@@ -284,34 +284,27 @@ export class Crawler {
     });
   }
 
+  /** Queues the URLs of the site's sitemaps (named in robots.txt, or given). */
   async #seed(robots: RobotsTxt): Promise<void> {
     try {
-      const urls = [
-        ...(this.#options.sitemaps === false ? [] : robots.sitemaps),
-        ...(this.#options.extraSitemaps ?? []),
-      ];
-      if (urls.length === 0) return;
-      const batch: FrontierItem[] = [];
-      for await (const { entry } of walkSitemaps(urls, {
+      await seedFromSitemaps({
+        urls: [
+          ...(this.#options.sitemaps === false ? [] : robots.sitemaps),
+          ...(this.#options.extraSitemaps ?? []),
+        ],
         fetch: this.#politeFetch,
         userAgent: this.#userAgent,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
-      })) {
-        const url = this.#normalize(entry.loc);
-        if (url === null || !this.#onSite(url)) continue;
-        this.#sitemapUrls++;
-        if (this.#options.feeds && looksLikeFeed(url)) this.#feedCandidates.add(url);
-        batch.push({
-          url,
-          origin: originOf(url),
-          priority: PRIORITY_SITEMAP_URL,
-          depth: 0,
-          via: 'sitemap',
-          kind: 'sitemap',
-        });
-        if (batch.length >= 500) this.#flush(batch);
-      }
-      this.#flush(batch);
+        normalize: (url) => this.#normalize(url),
+        onSite: (url) => this.#onSite(url),
+        originOf,
+        feedCandidates: this.#options.feeds ? this.#decision.feedCandidates : null,
+        add: (items) => {
+          this.#sitemapUrls += items.length;
+          this.#state?.addMany(items);
+          this.#wake?.();
+        },
+      });
     } catch (error) {
       await this.#emit({
         type: 'warning',
@@ -323,22 +316,13 @@ export class Crawler {
     }
   }
 
-  #flush(batch: FrontierItem[]): void {
-    if (batch.length === 0) return;
-    this.#state?.addMany(batch.splice(0));
-    this.#wake?.();
-  }
-
   async #process(item: TakenItem): Promise<void> {
-    const robots = this.#robots.get(item.origin);
-    if (
-      this.#options.respectRobots !== false &&
-      robots !== undefined &&
-      !robots.isAllowed(item.url, this.#agentToken)
-    ) {
-      return this.#skip(item, 'robots-disallowed', null, null);
+    if (!this.#robots.allows(item.url, item.origin)) {
+      return this.#record(item, skipped(item, 'robots-disallowed', null, null));
     }
-    if (!this.#filter(item.url)) return this.#skip(item, 'excluded', null, null);
+    if (!this.#decision.passes(item.url)) {
+      return this.#record(item, skipped(item, 'excluded', null, null));
+    }
     this.#fetched++;
     const outcome = await fetchPage(item.url, {
       ...this.#fetchOption(),
@@ -348,166 +332,23 @@ export class Crawler {
       now: this.#now,
       ...(this.#options.signal ? { signal: this.#options.signal } : {}),
     });
-    switch (outcome.kind) {
-      case 'failed':
-        this.#errors++;
-        this.#complete(item, { status: null, outcome: 'error', reason: outcome.message }, []);
-        return this.#emit({ type: 'error', url: item.url, message: outcome.message });
-      case 'status':
-        return this.#skip(
-          item,
-          outcome.status >= 500
-            ? 'server-error'
-            : outcome.status >= 400
-              ? 'client-error'
-              : 'unexpected-status',
-          outcome.status,
-          null,
-        );
-      case 'non-html':
-        return this.#skip(item, 'non-html', outcome.status, outcome.contentType);
-      case 'retry':
-        return this.#retry(item, outcome.status, outcome.afterMs);
-      case 'redirect':
-        return this.#redirect(item, outcome.status, outcome.location);
-      case 'html':
-        return this.#html(item, outcome);
-    }
+    return this.#record(item, decidePage(item, outcome, this.#decision));
   }
 
-  async #retry(item: TakenItem, status: number, afterMs: number | null): Promise<void> {
-    // `attempt` counts this item's earlier tries, across interruptions and resumes too.
-    const attempts = item.attempt - 1;
-    if (attempts >= (this.#options.maxRetries ?? CRAWL_DEFAULTS.maxRetries)) {
-      return this.#skip(item, 'server-error', status, `still ${status} after ${attempts} retries`);
+  /** Counts the decision and queues its result for the next commit; retries go back now. */
+  async #record(item: TakenItem, decision: PageDecision): Promise<void> {
+    if (decision.kind === 'retry') {
+      this.#schedule.holdUntil(item.origin, decision.until);
+      this.#state?.release(item, decision.until);
+      this.#fetched--;
+      return;
     }
-    // Retry-After when the server gives one (capped at 10 minutes), else back off exponentially.
-    const wait = Math.min(afterMs ?? 1000 * 2 ** attempts, 600_000);
-    const until = this.#now() + wait;
-    this.#schedule.holdUntil(item.origin, until);
-    this.#state?.release(item, until);
-    this.#fetched--;
-  }
-
-  async #redirect(item: TakenItem, status: number, location: string | null): Promise<void> {
-    const target = location === null ? null : this.#normalize(location, item.url);
-    if (target === null) return this.#skip(item, 'redirect', status, 'no usable Location');
-    if (!this.#onSite(target)) return this.#skip(item, 'redirect-off-origin', status, target);
-    const hops = (this.#redirectHops.get(item.url) ?? 0) + 1;
-    if (hops > (this.#options.maxRedirects ?? CRAWL_DEFAULTS.maxRedirects)) {
-      return this.#skip(item, 'too-many-redirects', status, target);
-    }
-    this.#redirectHops.set(target, hops);
-    const next: FrontierItem = {
-      url: target,
-      origin: originOf(target),
-      priority: item.priority,
-      depth: item.depth,
-      via: item.url,
-      kind: item.kind,
-    };
-    return this.#skip(item, 'redirect', status, target, [next]);
-  }
-
-  async #html(
-    item: TakenItem,
-    outcome: Extract<Awaited<ReturnType<typeof fetchPage>>, { kind: 'html' }>,
-  ): Promise<void> {
-    const { facts } = outcome;
-    const discovered: FrontierItem[] = [];
-    const depth = item.depth + 1;
-    const follow = !facts.robots.nofollow && !outcome.headerNofollow;
-    if (follow && depth <= (this.#options.maxDepth ?? CRAWL_DEFAULTS.maxDepth)) {
-      for (const link of facts.links) {
-        const url = this.#normalize(link);
-        if (url === null || !this.#onSite(url) || !this.#filter(url)) continue;
-        discovered.push({
-          url,
-          origin: originOf(url),
-          priority: PRIORITY_LINK,
-          depth,
-          via: item.url,
-          kind: 'page',
-        });
-      }
-    }
-    if (this.#options.feeds) {
-      for (const feed of facts.feeds) {
-        const url = this.#normalize(feed.href);
-        if (url !== null && this.#onSite(url)) this.#feedCandidates.add(url);
-      }
-    }
-    const canonical = facts.canonical === null ? null : this.#normalize(facts.canonical);
-    if (canonical !== null && canonical !== item.url) {
-      if (this.#onSite(canonical)) {
-        discovered.push({
-          url: canonical,
-          origin: originOf(canonical),
-          priority: PRIORITY_LINK,
-          depth: item.depth,
-          via: item.url,
-          kind: 'page',
-        });
-      }
-      return this.#skip(item, 'canonical-elsewhere', outcome.status, canonical, discovered);
-    }
-    if (facts.robots.noindex)
-      return this.#skip(item, 'noindex-meta', outcome.status, null, discovered);
-    if (outcome.headerNoindex)
-      return this.#skip(item, 'noindex-header', outcome.status, null, discovered);
-    const data: Record<string, unknown> = {};
-    if (this.#options.hreflang && facts.alternates.length > 0)
-      data['alternates'] = facts.alternates;
-    if (this.#options.images && facts.images.length > 0)
-      data['images'] = facts.images.map((image) => ({ loc: image.loc }));
-    const lastmod = this.#options.lastmod === 'none' ? null : outcome.lastModified;
-    this.#listed++;
-    this.#complete(
-      item,
-      {
-        status: outcome.status,
-        outcome: 'listed',
-        reason: null,
-        lastmod,
-        data: Object.keys(data).length > 0 ? JSON.stringify(data) : null,
-      },
-      discovered,
-    );
-    await this.#emit({
-      type: 'fetched',
-      url: item.url,
-      status: outcome.status,
-      listed: true,
-      links: discovered.length,
-    });
-  }
-
-  async #skip(
-    item: TakenItem,
-    reason: SkipReason,
-    status: number | null,
-    detail: string | null,
-    discovered: FrontierItem[] = [],
-  ): Promise<void> {
-    this.#skipped[reason] = (this.#skipped[reason] ?? 0) + 1;
-    this.#complete(
-      item,
-      { status, outcome: 'skipped', reason, lastmod: null, data: detail },
-      discovered,
-    );
-    await this.#emit({ type: 'skipped', url: item.url, reason, status, detail });
-  }
-
-  #complete(
-    item: TakenItem,
-    result: Pick<CrawlResultFields, 'status' | 'outcome' | 'reason'> & Partial<CrawlResultFields>,
-    discovered: FrontierItem[],
-  ): void {
-    this.#state?.complete(
-      item,
-      { lastmod: null, finalUrl: null, data: null, ...result },
-      discovered,
-    );
+    if (decision.skipped !== null) {
+      this.#skipped[decision.skipped] = (this.#skipped[decision.skipped] ?? 0) + 1;
+    } else if (decision.event.type === 'error') this.#errors++;
+    else this.#listed++;
+    this.#pending.push({ item, result: decision.result, discovered: decision.discovered });
+    await this.#emit(decision.event);
   }
 
   #summary(began: number): CrawlSummary {

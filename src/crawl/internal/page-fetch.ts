@@ -1,4 +1,9 @@
-import { type FetchFunction, openWithLimits, retryAfterMs } from '../../http/index.ts';
+import {
+  type FetchFunction,
+  type OpenedResponse,
+  openWithLimits,
+  retryAfterMs,
+} from '../../http/index.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
 
 export type PageOutcome =
@@ -26,6 +31,10 @@ export interface PageFetchOptions {
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Bodies up to this size that the crawl does not want are read anyway, to keep the connection. */
+const DRAIN_MAX_BYTES = 64 * 1024;
+/** ... as long as they arrive within this time; a slower body costs its connection instead. */
+const DRAIN_MAX_MS = 1000;
 
 /**
  * Fetches one page without following redirects (the crawler checks each target against
@@ -51,11 +60,11 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   }
   const { status, headers } = response;
   if (status >= 300 && status < 400) {
-    await response.cancel();
+    await discard(response);
     return { kind: 'redirect', status, location: headers.get('location') };
   }
   if (status === 429 || status === 503) {
-    await response.cancel();
+    await discard(response);
     return {
       kind: 'retry',
       status,
@@ -63,14 +72,14 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     };
   }
   if (status !== 200) {
-    await response.cancel();
+    await discard(response);
     return { kind: 'status', status };
   }
   const contentType = headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   // No Content-Type at all: read it and let the HTML reader decide, as browsers sniff.
   if (mediaType !== '' && !HTML_TYPES.has(mediaType)) {
-    await response.cancel();
+    await discard(response);
     return { kind: 'non-html', status, contentType: mediaType };
   }
   const extractor = new HtmlExtractor({ url, ...(contentType ? { contentType } : {}) });
@@ -89,6 +98,32 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     headerNoindex: robotsHeader.noindex,
     headerNofollow: robotsHeader.nofollow,
   };
+}
+
+/**
+ * Drops a body the crawl does not need. A small one (a redirect's, a 404 page) is read to
+ * its end, so the connection goes back to the pool for the next request; cancelling it
+ * would close the connection and cost a new one. A large or slow body is cancelled.
+ */
+async function discard(response: OpenedResponse): Promise<void> {
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (!(length <= DRAIN_MAX_BYTES)) {
+    await response.cancel();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DRAIN_MAX_MS);
+  });
+  const drained = (async () => {
+    for await (const _chunk of response.body) {
+      // Content-Length is checked by the body's own size cap.
+    }
+  })().catch(() => {});
+  await Promise.race([drained, slow]);
+  clearTimeout(timer);
+  // Does nothing when the body was read to its end.
+  await response.cancel();
 }
 
 /**

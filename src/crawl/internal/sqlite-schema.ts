@@ -53,6 +53,11 @@ PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
+/** Bytes per database page, for a new file: see {@link prepareDatabase}. */
+const PAGE_SIZE = 1024;
+/** WAL pages (8 MiB) after which they are copied into the database: see {@link prepareDatabase}. */
+const WAL_CHECKPOINT_PAGES = 8192;
+
 /** How often the WAL is flushed to disk: see {@link prepareDatabase}. */
 export type Synchronous = 'normal' | 'full';
 
@@ -69,6 +74,11 @@ export type Synchronous = 'normal' | 'full';
  *   OS by the time it returns, so it survives the process being killed (`kill -9`, OOM);
  *   only an OS crash or power loss can lose the last commits (never corrupt the file).
  *   `FULL` fsyncs every commit to survive power loss too, at a large cost per commit.
+ * - `page_size = 1024` for a new file (an existing one keeps its own): recording a result
+ *   rewrites the pages that hold its row and index entries, and with 1 KiB pages instead of
+ *   the default 4 KiB a crawl writes a third fewer bytes per page crawled.
+ * - `wal_autocheckpoint` at 8 MiB of WAL instead of 1 MiB: a page changed many times between
+ *   checkpoints is copied into the database once; about a third fewer bytes again.
  */
 export function prepareDatabase(
   db: DatabaseSync,
@@ -77,6 +87,8 @@ export function prepareDatabase(
   synchronous: Synchronous,
 ): boolean {
   db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  // Only a new file takes it; see the list above.
+  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
   if (mode !== 'wal') {
     throw new WaymarkError(
@@ -85,8 +97,11 @@ export function prepareDatabase(
     );
   }
   db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-  // A fixed page cache: memory stays flat however large the state grows.
-  db.exec('PRAGMA cache_size = -16384');
+  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  // A small fixed page cache (2 MiB): memory stays flat however large the state grows. The
+  // crawl's reads are index seeks; pages not cached come from the OS's file cache, which is
+  // not this process's memory. 16 MiB measured no faster on a 20,000-page crawl.
+  db.exec('PRAGMA cache_size = -2048');
 
   const applicationId = pragmaNumber(db, 'application_id');
   const version = pragmaNumber(db, 'user_version');

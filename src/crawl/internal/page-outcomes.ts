@@ -1,0 +1,211 @@
+import type { CrawlResultFields, FrontierItem, TakenItem } from '../frontier.ts';
+import type { CrawlEvent, CrawlOptions, SkipReason } from '../types.ts';
+import { CRAWL_DEFAULTS } from './crawl-defaults.ts';
+import type { PageOutcome } from './page-fetch.ts';
+
+/** Frontier priorities: lower runs first. robots.txt is fetched outside the frontier, first. */
+export const PRIORITY_SITEMAP_URL = 10;
+export const PRIORITY_LINK = 100;
+
+/** What the crawler does with a page once its outcome is known. */
+export type PageDecision =
+  | {
+      readonly kind: 'record';
+      readonly result: CrawlResultFields;
+      readonly discovered: FrontierItem[];
+      readonly event: CrawlEvent;
+      /** Set for a URL left out, to count it by reason. */
+      readonly skipped: SkipReason | null;
+    }
+  /** 429 or 503 with tries left: back in the queue, not before `until` (epoch ms). */
+  | { readonly kind: 'retry'; readonly until: number };
+
+/** What deciding needs from the crawl: its options and its view of URLs. */
+export interface DecisionContext {
+  readonly options: CrawlOptions;
+  /** `normalizeUrl` with the crawl's options; null for a URL that is not crawlable. */
+  normalize(url: string, base?: string): string | null;
+  /** On the crawl's site (its origin, or www. and bare host with `canonicalHost`). */
+  onSite(url: string): boolean;
+  /** Passes `include` and `exclude`. */
+  passes(url: string): boolean;
+  /** The origin of a URL `normalize` accepted. */
+  originOf(url: string): string;
+  /** Redirect hops that led to each redirect target, against `maxRedirects`. */
+  readonly redirectHops: Map<string, number>;
+  /** Possible feeds, confirmed at the end. */
+  readonly feedCandidates: Set<string>;
+  readonly now: () => number;
+}
+
+/** A URL left out: recorded with its reason, and the URLs it led to still queued. */
+export function skipped(
+  item: TakenItem,
+  reason: SkipReason,
+  status: number | null,
+  detail: string | null,
+  discovered: FrontierItem[] = [],
+): PageDecision {
+  return {
+    kind: 'record',
+    result: { status, outcome: 'skipped', reason, lastmod: null, finalUrl: null, data: detail },
+    discovered,
+    event: { type: 'skipped', url: item.url, reason, status, detail },
+    skipped: reason,
+  };
+}
+
+/** The decision for a fetched page: in the sitemap or why not, and what it links to. */
+export function decidePage(
+  item: TakenItem,
+  outcome: PageOutcome,
+  context: DecisionContext,
+): PageDecision {
+  switch (outcome.kind) {
+    case 'failed':
+      return {
+        kind: 'record',
+        result: {
+          status: null,
+          outcome: 'error',
+          reason: outcome.message,
+          lastmod: null,
+          finalUrl: null,
+          data: null,
+        },
+        discovered: [],
+        event: { type: 'error', url: item.url, message: outcome.message },
+        skipped: null,
+      };
+    case 'status': {
+      const { status } = outcome;
+      const reason =
+        status >= 500 ? 'server-error' : status >= 400 ? 'client-error' : 'unexpected-status';
+      return skipped(item, reason, status, null);
+    }
+    case 'non-html':
+      return skipped(item, 'non-html', outcome.status, outcome.contentType);
+    case 'retry':
+      return retry(item, outcome.status, outcome.afterMs, context);
+    case 'redirect':
+      return redirect(item, outcome.status, outcome.location, context);
+    case 'html':
+      return html(item, outcome, context);
+  }
+}
+
+function retry(
+  item: TakenItem,
+  status: number,
+  afterMs: number | null,
+  context: DecisionContext,
+): PageDecision {
+  // `attempt` counts this item's earlier tries, across interruptions and resumes too.
+  const attempts = item.attempt - 1;
+  if (attempts >= (context.options.maxRetries ?? CRAWL_DEFAULTS.maxRetries)) {
+    return skipped(item, 'server-error', status, `still ${status} after ${attempts} retries`);
+  }
+  // Retry-After when the server gives one (capped at 10 minutes), else back off exponentially.
+  const wait = Math.min(afterMs ?? 1000 * 2 ** attempts, 600_000);
+  return { kind: 'retry', until: context.now() + wait };
+}
+
+function redirect(
+  item: TakenItem,
+  status: number,
+  location: string | null,
+  context: DecisionContext,
+): PageDecision {
+  const target = location === null ? null : context.normalize(location, item.url);
+  if (target === null) return skipped(item, 'redirect', status, 'no usable Location');
+  if (!context.onSite(target)) return skipped(item, 'redirect-off-origin', status, target);
+  const hops = (context.redirectHops.get(item.url) ?? 0) + 1;
+  if (hops > (context.options.maxRedirects ?? CRAWL_DEFAULTS.maxRedirects)) {
+    return skipped(item, 'too-many-redirects', status, target);
+  }
+  context.redirectHops.set(target, hops);
+  const next: FrontierItem = {
+    url: target,
+    origin: context.originOf(target),
+    priority: item.priority,
+    depth: item.depth,
+    via: item.url,
+    kind: item.kind,
+  };
+  return skipped(item, 'redirect', status, target, [next]);
+}
+
+function html(
+  item: TakenItem,
+  outcome: Extract<PageOutcome, { kind: 'html' }>,
+  context: DecisionContext,
+): PageDecision {
+  const { options } = context;
+  const { facts } = outcome;
+  const discovered: FrontierItem[] = [];
+  const depth = item.depth + 1;
+  const follow = !facts.robots.nofollow && !outcome.headerNofollow;
+  if (follow && depth <= (options.maxDepth ?? CRAWL_DEFAULTS.maxDepth)) {
+    for (const link of facts.links) {
+      const url = context.normalize(link);
+      if (url === null || !context.onSite(url) || !context.passes(url)) continue;
+      discovered.push({
+        url,
+        origin: context.originOf(url),
+        priority: PRIORITY_LINK,
+        depth,
+        via: item.url,
+        kind: 'page',
+      });
+    }
+  }
+  if (options.feeds) {
+    for (const feed of facts.feeds) {
+      const url = context.normalize(feed.href);
+      if (url !== null && context.onSite(url)) context.feedCandidates.add(url);
+    }
+  }
+  const canonical = facts.canonical === null ? null : context.normalize(facts.canonical);
+  if (canonical !== null && canonical !== item.url) {
+    if (context.onSite(canonical)) {
+      discovered.push({
+        url: canonical,
+        origin: context.originOf(canonical),
+        priority: PRIORITY_LINK,
+        depth: item.depth,
+        via: item.url,
+        kind: 'page',
+      });
+    }
+    return skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered);
+  }
+  if (facts.robots.noindex) return skipped(item, 'noindex-meta', outcome.status, null, discovered);
+  if (outcome.headerNoindex) {
+    return skipped(item, 'noindex-header', outcome.status, null, discovered);
+  }
+  const data: Record<string, unknown> = {};
+  if (options.hreflang && facts.alternates.length > 0) data['alternates'] = facts.alternates;
+  if (options.images && facts.images.length > 0) {
+    data['images'] = facts.images.map((image) => ({ loc: image.loc }));
+  }
+  return {
+    kind: 'record',
+    result: {
+      status: outcome.status,
+      outcome: 'listed',
+      reason: null,
+      lastmod: options.lastmod === 'none' ? null : outcome.lastModified,
+      finalUrl: null,
+      data: Object.keys(data).length > 0 ? JSON.stringify(data) : null,
+    },
+    discovered,
+    event: {
+      type: 'fetched',
+      url: item.url,
+      status: outcome.status,
+      listed: true,
+      links: discovered.length,
+    },
+    skipped: null,
+  };
+}

@@ -1,0 +1,93 @@
+import type { FetchFunction } from '../../http/index.ts';
+import { type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
+import type { CrawlEvent } from '../types.ts';
+import type { HostSchedule } from './host-schedule.ts';
+import { fetchRobots } from './robots-fetch.ts';
+
+export interface RobotsGateOptions {
+  readonly schedule: HostSchedule;
+  readonly userAgent: string;
+  /** The product token robots.txt groups are matched against. */
+  readonly agentToken: string;
+  readonly timeoutMs: number;
+  /** Obey robots.txt (false: fetched all the same, for Crawl-delay and sitemaps, never obeyed). */
+  readonly respectRobots: boolean;
+  /** What an unreachable robots.txt means (RFC 9309: disallow). */
+  readonly robotsError: 'disallow' | 'allow';
+  /** Rate limits off: Crawl-delay is ignored too. */
+  readonly ignoreCrawlDelay: boolean;
+  readonly fetch?: FetchFunction;
+  readonly signal?: AbortSignal;
+  readonly now: () => number;
+  readonly emit: (event: CrawlEvent) => Promise<void>;
+  /** Runs a fetch of robots.txt in the background, counted with the crawl's other work. */
+  readonly track: (task: Promise<void>) => void;
+  /** Called once per origin when its robots.txt outcome is known. */
+  readonly onRobots: (origin: string, robots: RobotsTxt) => void;
+}
+
+/**
+ * robots.txt before anything else, per origin: an origin is not ready until its robots.txt
+ * outcome is known, and asking starts the fetch. The outcome sets the origin's Crawl-delay
+ * and answers whether each URL may be fetched.
+ */
+export class RobotsGate {
+  readonly #options: RobotsGateOptions;
+  readonly #robots = new Map<string, RobotsTxt>();
+  readonly #pending = new Set<string>();
+
+  constructor(options: RobotsGateOptions) {
+    this.#options = options;
+  }
+
+  /** robots.txt fetches still under way. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** True when a page of `origin` may be requested now; starts its robots.txt fetch if needed. */
+  originReady(origin: string): boolean {
+    const { schedule } = this.#options;
+    if (!schedule.robotsKnown(origin)) {
+      if (!this.#pending.has(origin)) {
+        this.#pending.add(origin);
+        this.#options.track(this.#load(origin));
+      }
+      return false;
+    }
+    return schedule.ready(origin, this.#options.now());
+  }
+
+  /** Whether robots.txt lets the crawler fetch `url` (true when robots.txt is not obeyed). */
+  allows(url: string, origin: string): boolean {
+    if (!this.#options.respectRobots) return true;
+    const robots = this.#robots.get(origin);
+    return robots === undefined || robots.isAllowed(url, this.#options.agentToken);
+  }
+
+  async #load(origin: string): Promise<void> {
+    const o = this.#options;
+    // robots.txt is the first request to every origin, and counts for its politeness too.
+    o.schedule.book(origin, o.now());
+    const { robots, status } = await fetchRobots(origin, {
+      userAgent: o.userAgent,
+      timeoutMs: o.timeoutMs,
+      ...(o.fetch ? { fetch: o.fetch } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    let effective = robots;
+    if (robots.source === 'unreachable' && o.robotsError === 'allow') {
+      effective = robotsForStatus(404);
+      await o.emit({
+        type: 'warning',
+        message: `robots.txt of ${origin} is unreachable (${status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
+      });
+    }
+    this.#robots.set(origin, effective);
+    const crawlDelay = o.ignoreCrawlDelay ? null : effective.crawlDelay(o.agentToken);
+    o.schedule.setRobots(origin, crawlDelay);
+    this.#pending.delete(origin);
+    await o.emit({ type: 'robots', origin, status, source: effective.source, crawlDelay });
+    o.onRobots(origin, effective);
+  }
+}
