@@ -1,4 +1,4 @@
-import { trimAscii } from '../crawl/internal/html-values.ts';
+import { trimAscii } from '../shared/html/html-values.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { type HtmlLinkScan, MAX_HTML_ELEMENTS, scanHtmlLinks } from './internal/html-link-scan.ts';
 import { parseOptHeader } from './internal/opt-header.ts';

@@ -13,9 +13,7 @@
 //   ignored; <a href> there is a link.
 
 import { Parser } from 'htmlparser2';
-import { WaymarkError } from '../../shared/waymark-error.ts';
-import { type CharsetSource, HtmlDecoder } from './html-decoder.ts';
-import { resolveUrl } from './html-urls.ts';
+import { type CharsetSource, HtmlDecoder } from '../../shared/html/html-decoder.ts';
 import {
   collapseAscii,
   feedType,
@@ -23,7 +21,9 @@ import {
   robotsDirectives,
   tokens,
   trimAscii,
-} from './html-values.ts';
+} from '../../shared/html/html-values.ts';
+import { WaymarkError } from '../../shared/waymark-error.ts';
+import { resolveUrl } from './html-urls.ts';
 
 /** Most entries kept per list (distinct links, distinct images, alternates, feeds). */
 export const MAX_LIST_ITEMS = 10_000;

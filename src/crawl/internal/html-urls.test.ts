@@ -1,7 +1,6 @@
 // URL values to crawlable URLs, and the attribute readers beside them: one row a case.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { resolveUrl, type UrlOutcome } from './html-urls.ts';
 import {
   collapseAscii,
   feedType,
@@ -9,7 +8,8 @@ import {
   robotsDirectives,
   tokens,
   trimAscii,
-} from './html-values.ts';
+} from '../../shared/html/html-values.ts';
+import { resolveUrl, type UrlOutcome } from './html-urls.ts';
 
 const BASE = new URL('https://example.com/a/b.html?q=1#f');
 const url = (href: string): UrlOutcome => ({ kind: 'url', href });

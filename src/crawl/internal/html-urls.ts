@@ -1,7 +1,7 @@
 // URL attribute values (href, src) to absolute URLs the crawler can fetch. WHATWG URL does
 // the resolving; only http: and https: results are kept.
 
-import { trimAscii } from './html-values.ts';
+import { trimAscii } from '../../shared/html/html-values.ts';
 
 /** What became of one URL attribute value. */
 export type UrlOutcome =

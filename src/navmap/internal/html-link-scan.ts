@@ -4,8 +4,8 @@
 // inside <svg> or <math>, which are not HTML elements there.
 
 import { Parser } from 'htmlparser2';
-import { HtmlDecoder } from '../../crawl/internal/html-decoder.ts';
-import { trimAscii } from '../../crawl/internal/html-values.ts';
+import { HtmlDecoder } from '../../shared/html/html-decoder.ts';
+import { trimAscii } from '../../shared/html/html-values.ts';
 
 /** Most `<link>` and `<meta>` elements kept: a page with more is hostile or generated. */
 export const MAX_HTML_ELEMENTS = 10_000;

@@ -5,7 +5,7 @@
 // was split; after that, TextDecoder streams, so a character split across chunks decodes
 // whole.
 
-import { concatBytes } from '../../shared/bytes.ts';
+import { concatBytes } from '../bytes.ts';
 import { charsetParameter, encodingForLabel } from './html-charset-label.ts';
 import { PRESCAN_BYTES, prescanCharset } from './html-prescan.ts';
 
