@@ -3,11 +3,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { CrawlEvent, CrawlSummary } from '../crawl/index.ts';
 import { type FixtureSite, startFixtureSite } from '../crawl/test-support/fixture-site.ts';
+import { createSiteHandler } from '../site/index.ts';
+import { readSitemap } from '../sitemap/index.ts';
 import { CrawlProgress, type ProgressMode } from './internal/crawl-progress.ts';
 import type { CliIo } from './io.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
+
+const EXAMPLE_ROOT = fileURLToPath(new URL('../../examples/content/', import.meta.url));
 
 describe('waymark crawl', () => {
   let site: FixtureSite;
@@ -190,4 +195,45 @@ describe('crawl progress', () => {
       assert.deepEqual(written, writes);
     });
   }
+});
+
+describe('waymark crawl --serve', () => {
+  test('crawls a served content root and finds exactly the URLs its sitemap lists', async () => {
+    // What the live handler lists for the same root, by path (the port differs per run).
+    const site = createSiteHandler({ root: EXAMPLE_ROOT });
+    let listed: string[];
+    try {
+      const response = await site(new Request('http://127.0.0.1/sitemap.xml'));
+      const { entries } = await readSitemap(await response.text());
+      listed = entries.map((entry) => new URL(entry.loc).pathname).sort();
+    } finally {
+      await site.close();
+    }
+    assert.ok(listed.length >= 3, 'the example root lists pages');
+
+    const result = await runCliForTest([
+      'crawl',
+      '--serve',
+      EXAMPLE_ROOT,
+      '--format',
+      'text',
+      '-q',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const urls = result.stdout.trim().split('\n');
+    assert.ok(
+      urls.every((url) => url.startsWith('http://127.0.0.1:')),
+      result.stdout,
+    );
+    assert.deepEqual(urls.map((url) => new URL(url).pathname).sort(), listed);
+  });
+
+  test('takes no URL beside it, and refuses a root that is not there', async () => {
+    const both = await runCliForTest(['crawl', '--serve', EXAMPLE_ROOT, 'https://example.com/']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--serve crawls the served root: give no URL with it/);
+    const missing = await runCliForTest(['crawl', '--serve', join(tmpdir(), 'no-such-root-here')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no-such-root-here/);
+  });
 });

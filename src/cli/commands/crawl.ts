@@ -1,5 +1,6 @@
 import { CRAWL_DEFAULTS, type CrawlRunOptions, crawl } from '../../crawl/index.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
+import { type SiteServer, startSiteServer } from '../../site/index.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
 import { UrlsetWriter } from '../../sitemap/index.ts';
 import { writeSitemaps } from '../../sitemap/node.ts';
@@ -14,6 +15,7 @@ const NAME = 'waymark crawl';
 const HELP = `Crawl a site politely and write the sitemap it should have.
 
 Usage: ${NAME} <url> [--out sitemap.xml | --out-dir dir/] [options]
+       ${NAME} --serve <content-root> [--out sitemap.xml] [options]
 
 Output:
       --out <file>            write the sitemap here (atomically); default: standard output
@@ -23,6 +25,10 @@ Output:
       --lastmod <source>      header (Last-Modified, default) or none
       --hreflang              keep hreflang alternates          --images   keep images
       --feeds <file>          also list the site's RSS/Atom feeds in this file
+Start:
+      --serve <root>          serve this content root as \`waymark serve\` does, on 127.0.0.1 (a free
+                              port), and crawl it: does everything it publishes resolve, and does
+                              its sitemap name every page? (no <url>; --rate defaults to 0)
 Scope:
       --max-pages <n>         pages fetched at most (${CRAWL_DEFAULTS.maxPages})
       --max-depth <n>         link depth from the start page (${CRAWL_DEFAULTS.maxDepth})
@@ -88,16 +94,20 @@ export const crawlCommand: CliCommand = {
       quiet: { type: 'boolean', short: 'q' },
       verbose: { type: 'boolean', short: 'v' },
       'json-log': { type: 'boolean' },
+      serve: { type: 'string' },
     });
     if (values.help) {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    const [start, ...extra] = positionals;
-    if (start === undefined) throw usageError(NAME, 'missing the URL to start from');
+    const [given, ...extra] = positionals;
+    if (values.serve !== undefined && given !== undefined)
+      throw usageError(NAME, '--serve crawls the served root: give no URL with it');
+    if (values.serve === undefined && given === undefined)
+      throw usageError(NAME, 'missing the URL to start from');
     if (extra.length > 0) throw usageError(NAME, `one start URL (got ${positionals.length})`);
-    if (!URL.canParse(start) || !/^https?:/i.test(start))
-      throw usageError(NAME, `"${start}" is not an http(s) URL`);
+    if (given !== undefined && (!URL.canParse(given) || !/^https?:/i.test(given)))
+      throw usageError(NAME, `"${given}" is not an http(s) URL`);
     if (values.out !== undefined && values['out-dir'] !== undefined)
       throw usageError(NAME, '--out and --out-dir exclude each other');
     const format = values.format ?? 'xml';
@@ -108,96 +118,116 @@ export const crawlCommand: CliCommand = {
     const lastmod = values.lastmod ?? 'header';
     if (lastmod !== 'header' && lastmod !== 'none')
       throw usageError(NAME, `--lastmod is header or none, not "${lastmod}"`);
+    const lastmodSource: 'header' | 'none' = lastmod;
     const robotsError = values['robots-error'] ?? 'disallow';
     if (robotsError !== 'allow' && robotsError !== 'disallow')
       throw usageError(NAME, `--robots-error is allow or disallow, not "${robotsError}"`);
+    const unreachableRobots: 'allow' | 'disallow' = robotsError;
     if (values.resume && values.state === undefined)
       throw usageError(NAME, '--resume needs --state <file>');
 
-    const origin = new URL(start).origin;
-    const progress = new CrawlProgress(
-      io,
-      values.quiet ? 'quiet' : values['json-log'] ? 'json' : io.stderrIsTTY ? 'tty' : 'log',
-      values.verbose === true,
-    );
-    let written: string | null = null;
-    const extensions = [
-      ...(values.hreflang ? (['xhtml'] as const) : []),
-      ...(values.images ? (['image'] as const) : []),
-    ];
-    const options: CrawlRunOptions = {
-      start,
-      userAgent: values['user-agent'] ?? `waymark/${io.version} (+https://github.com/waymark)`,
-      ...(values['max-pages']
-        ? { maxPages: parseCount(NAME, '--max-pages', values['max-pages'], 1) }
-        : {}),
-      ...(values['max-depth']
-        ? { maxDepth: parseCount(NAME, '--max-depth', values['max-depth']) }
-        : {}),
-      ...(values.concurrency
-        ? { concurrency: parseCount(NAME, '--concurrency', values.concurrency, 1) }
-        : {}),
-      ...(values.rate ? { rate: parseRate(values.rate) } : {}),
-      ...(values['max-crawl-delay']
-        ? {
-            maxCrawlDelay:
-              parseDuration(NAME, '--max-crawl-delay', values['max-crawl-delay']) / 1000,
-          }
-        : {}),
-      ...(values.timeout ? { timeoutMs: parseDuration(NAME, '--timeout', values.timeout) } : {}),
-      ...(values['max-body']
-        ? { maxBodyBytes: parseSize(NAME, '--max-body', values['max-body']) }
-        : {}),
-      ...(values.include ? { include: values.include } : {}),
-      ...(values.exclude ? { exclude: values.exclude } : {}),
-      ...(values['canonical-host'] ? { canonicalHost: true } : {}),
-      ...(values['keep-tracking'] ? { keepTracking: true } : {}),
-      ...(values['strip-param'] ? { stripParams: values['strip-param'] } : {}),
-      ...(values['strip-query'] ? { stripQuery: true } : {}),
-      ...(values['ignore-robots'] ? { respectRobots: false } : {}),
-      robotsError,
-      ...(values['no-sitemaps'] ? { sitemaps: false } : {}),
-      ...(values.sitemap ? { extraSitemaps: values.sitemap } : {}),
-      lastmod,
-      ...(values.hreflang ? { hreflang: true } : {}),
-      ...(values.images ? { images: true } : {}),
-      ...(values.feeds ? { feeds: true } : {}),
-      statePath: values.state ?? null,
-      ...(values.resume ? { resume: true } : {}),
-      write: async (pages) => {
-        if (values['out-dir'] !== undefined) {
-          const result = await writeSitemaps(pages, {
-            dir: values['out-dir'],
-            baseUrl: `${origin}/`,
-            extensions,
-            ...(values.gzip ? { gzip: true } : {}),
-          });
-          written = result.index ?? result.files[0] ?? null;
-        } else if (values.out !== undefined) {
-          await writeFileAtomically(values.out, render(pages, format, extensions));
-          written = values.out;
-        } else {
-          for (const chunk of render(pages, format, extensions)) io.stdout(chunk);
-        }
-      },
-    };
-    function parseRate(text: string): number {
-      const rate = Number(text);
-      if (!Number.isFinite(rate) || rate < 0)
-        throw usageError(NAME, `--rate takes requests per second (0 for no limit), not "${text}"`);
-      return rate;
+    // Options are checked before a --serve root is opened, so a usage error starts nothing.
+    const served: SiteServer | null =
+      values.serve === undefined ? null : await startSiteServer({ root: values.serve, port: 0 });
+    try {
+      return await crawlAndWrite(served === null ? (given as string) : `${served.origin}/`);
+    } finally {
+      await served?.close();
     }
-    const run = crawl(options);
-    for await (const event of run) progress.event(event);
-    const summary = await run;
-    if (values.feeds !== undefined) {
-      await writeFileAtomically(
-        values.feeds,
-        summary.feeds.map((feed) => `${feed}\n`),
+
+    async function crawlAndWrite(start: string): Promise<number> {
+      const origin = new URL(start).origin;
+      const progress = new CrawlProgress(
+        io,
+        values.quiet ? 'quiet' : values['json-log'] ? 'json' : io.stderrIsTTY ? 'tty' : 'log',
+        values.verbose === true,
       );
+      let written: string | null = null;
+      const extensions = [
+        ...(values.hreflang ? (['xhtml'] as const) : []),
+        ...(values.images ? (['image'] as const) : []),
+      ];
+      const options: CrawlRunOptions = {
+        start,
+        userAgent: values['user-agent'] ?? `waymark/${io.version} (+https://github.com/waymark)`,
+        ...(values['max-pages']
+          ? { maxPages: parseCount(NAME, '--max-pages', values['max-pages'], 1) }
+          : {}),
+        ...(values['max-depth']
+          ? { maxDepth: parseCount(NAME, '--max-depth', values['max-depth']) }
+          : {}),
+        ...(values.concurrency
+          ? { concurrency: parseCount(NAME, '--concurrency', values.concurrency, 1) }
+          : {}),
+        ...(values.rate
+          ? { rate: parseRate(values.rate) }
+          : values.serve !== undefined
+            ? { rate: 0 }
+            : {}),
+        ...(values['max-crawl-delay']
+          ? {
+              maxCrawlDelay:
+                parseDuration(NAME, '--max-crawl-delay', values['max-crawl-delay']) / 1000,
+            }
+          : {}),
+        ...(values.timeout ? { timeoutMs: parseDuration(NAME, '--timeout', values.timeout) } : {}),
+        ...(values['max-body']
+          ? { maxBodyBytes: parseSize(NAME, '--max-body', values['max-body']) }
+          : {}),
+        ...(values.include ? { include: values.include } : {}),
+        ...(values.exclude ? { exclude: values.exclude } : {}),
+        ...(values['canonical-host'] ? { canonicalHost: true } : {}),
+        ...(values['keep-tracking'] ? { keepTracking: true } : {}),
+        ...(values['strip-param'] ? { stripParams: values['strip-param'] } : {}),
+        ...(values['strip-query'] ? { stripQuery: true } : {}),
+        ...(values['ignore-robots'] ? { respectRobots: false } : {}),
+        robotsError: unreachableRobots,
+        ...(values['no-sitemaps'] ? { sitemaps: false } : {}),
+        ...(values.sitemap ? { extraSitemaps: values.sitemap } : {}),
+        lastmod: lastmodSource,
+        ...(values.hreflang ? { hreflang: true } : {}),
+        ...(values.images ? { images: true } : {}),
+        ...(values.feeds ? { feeds: true } : {}),
+        statePath: values.state ?? null,
+        ...(values.resume ? { resume: true } : {}),
+        write: async (pages) => {
+          if (values['out-dir'] !== undefined) {
+            const result = await writeSitemaps(pages, {
+              dir: values['out-dir'],
+              baseUrl: `${origin}/`,
+              extensions,
+              ...(values.gzip ? { gzip: true } : {}),
+            });
+            written = result.index ?? result.files[0] ?? null;
+          } else if (values.out !== undefined) {
+            await writeFileAtomically(values.out, render(pages, format, extensions));
+            written = values.out;
+          } else {
+            for (const chunk of render(pages, format, extensions)) io.stdout(chunk);
+          }
+        },
+      };
+      function parseRate(text: string): number {
+        const rate = Number(text);
+        if (!Number.isFinite(rate) || rate < 0)
+          throw usageError(
+            NAME,
+            `--rate takes requests per second (0 for no limit), not "${text}"`,
+          );
+        return rate;
+      }
+      const run = crawl(options);
+      for await (const event of run) progress.event(event);
+      const summary = await run;
+      if (values.feeds !== undefined) {
+        await writeFileAtomically(
+          values.feeds,
+          summary.feeds.map((feed) => `${feed}\n`),
+        );
+      }
+      progress.summary(summary, written);
+      return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
     }
-    progress.summary(summary, written);
-    return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
   },
 };
 
