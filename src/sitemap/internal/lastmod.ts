@@ -1,3 +1,5 @@
+import { isNormalDatetime } from './normal-datetime.ts';
+
 /**
  * Reads a sitemap `<lastmod>` (and the other dates sitemaps and feeds carry: news
  * `publication_date`, RSS `pubDate`, Atom `updated`/`issued`/`modified`) into ISO 8601.
@@ -116,6 +118,14 @@ const NOTES = {
  */
 export function readLastmod(raw: string): LastmodReading {
   const s = trimXmlSpace(raw);
+  return isNormalDatetime(s) ? accepted(s) : readLastmodByTheRules(s);
+}
+
+/**
+ * {@link readLastmod} of a trimmed value without the shortcut for the common normal form
+ * (which must agree with it: a property test holds them together).
+ */
+export function readLastmodByTheRules(s: string): LastmodReading {
   if (s.length === 0) return rejected(NOTES.empty);
   const iso = ISO_FORM.exec(s);
   if (iso !== null) return readIso(s, iso);
