@@ -57,13 +57,15 @@ const LARGE_URLS = PART_URLS * INDEX_PARTS;
 /** Enough for three parts: 50,000 + 50,000 + 20,000. */
 const WRITE_CHECK_URLS = 120_000;
 const PARSE_TARGET = 3;
+/** Passes per reader over each 1,000,000-URL input; the faster one counts. */
+const LARGE_PASSES = 2;
 const MEMORY_LIMIT = 100 * 1e6;
 const CHILD_TIMEOUT_MS = 180_000;
-/** Three rounds, no warm-up of its own: the agreement pass has just run every reader. */
+/** Five rounds (median), no warm-up of its own: the agreement pass has just run every reader. */
 const PARSE_PLAN: TimingPlan = {
   warmups: 0,
-  minRounds: 3,
-  maxRounds: 3,
+  minRounds: 5,
+  maxRounds: 5,
   budgetMs: Number.POSITIVE_INFINITY,
 };
 const WRITE_PLAN: TimingPlan = { warmups: 1, minRounds: 3, maxRounds: 7, budgetMs: 5_000 };
@@ -200,18 +202,27 @@ try {
   }
   if (inputs.index !== null) {
     console.log(
-      `\n3. Read: ${formatNumber(LARGE_URLS)} URLs, each read in a fresh process (one pass)\n`,
+      `\n3. Read: ${formatNumber(LARGE_URLS)} URLs, each read in a fresh process (the faster of ${LARGE_PASSES} passes)\n`,
     );
     const largeRows: string[][] = [];
     const largeVerdicts: string[] = [];
     const targets: [SitemapFile, ReadTarget][] = large.map((file) => [file, targetOf(file)]);
     targets.push([inputs.index, { ...targetOf(inputs.index), kind: 'index' }]);
     for (const [file, target] of targets) {
-      const results: ReadResult[] = [];
-      for (const reader of READERS.filter((r) => r.reads.includes(target.kind))) {
-        const child = await runChild(file, target, reader);
-        results.push({ reader, ms: child.ms, count: child.count });
+      // Two passes, the readers taking turns, each reader's faster one kept: one pass of a
+      // few seconds on a shared VM moves by tens of percent with the host's other work.
+      const readers = READERS.filter((r) => r.reads.includes(target.kind));
+      const best = new Map<SitemapReader, ReadResult>();
+      for (let pass = 0; pass < LARGE_PASSES; pass++) {
+        for (const reader of readers) {
+          const child = await runChild(file, target, reader);
+          const before = best.get(reader);
+          if (before === undefined || child.ms < before.ms) {
+            best.set(reader, { reader, ms: child.ms, count: child.count });
+          }
+        }
       }
+      const results = readers.map((reader) => best.get(reader) as ReadResult);
       // The memory reference, for section 4 (it reads URL sets only).
       if (reference.reads.includes(target.kind)) await runChild(file, target, reference);
       largeRows.push(...readTableRows(file, target.kind, results));
@@ -222,7 +233,7 @@ try {
     console.log(
       [
         '',
-        'One pass each, on a VM with some CPU steal: expect 10-20% between runs.',
+        `The faster of ${LARGE_PASSES} passes each, on a VM with some CPU steal: expect 10-20% between runs.`,
         'sitemap stops handing out URLs after 50,000 per file (its protocol cap) but reads every',
         'byte: its URLs/s counts every URL read. sitemapper reads the whole body, builds a tree',
         'of the whole document and returns an array (for an index, after every part).',
