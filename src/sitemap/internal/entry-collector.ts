@@ -155,7 +155,7 @@ export class EntryCollector {
       this.#log.reportAt('warning', loc.code, loc.message.replace('<loc>', 'line'), line);
       return;
     }
-    this.#checkLoc(loc.href, { line });
+    this.#checkLoc(loc.href, loc.host, { line });
     this.#count({ loc: loc.href }, () =>
       this.#log.reportAt('error', 'too-many-entries', this.#capMessage(), line),
     );
@@ -176,12 +176,12 @@ export class EntryCollector {
       this.#log.report('warning', loc.code, loc.message, draft.offset);
       return null;
     }
-    this.#checkLoc(loc.href, { offset: draft.offset });
+    this.#checkLoc(loc.href, loc.host, { offset: draft.offset });
     return loc.href;
   }
 
   /** Protocol checks that keep the entry but warn: length and host. */
-  #checkLoc(href: string, where: { offset: number } | { line: number }): void {
+  #checkLoc(href: string, locHost: string, where: { offset: number } | { line: number }): void {
     const report = (code: string, message: string) =>
       'offset' in where
         ? this.#log.report('warning', code, message, where.offset)
@@ -192,7 +192,7 @@ export class EntryCollector {
         `URL is ${href.length} characters, over the protocol's ${MAX_URL_LENGTH}`,
       );
     const host = this.#options.host;
-    if (host !== null && URL.parse(href)?.host !== host) {
+    if (host !== null && locHost !== host) {
       report(
         'cross-host-loc',
         `${clip(href)} is not on the sitemap's host ${host}; search engines ignore it unless cross-submission is allowed`,

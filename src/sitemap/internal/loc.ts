@@ -12,7 +12,7 @@ function isXmlSpace(c: number): boolean {
 }
 
 export type LocReading =
-  | { readonly ok: true; readonly href: string }
+  | { readonly ok: true; readonly href: string; readonly host: string }
   | {
       readonly ok: false;
       readonly code: 'empty-loc' | 'relative-loc' | 'invalid-loc' | 'unsupported-loc';
@@ -50,7 +50,7 @@ export function readLoc(raw: string): LocReading {
       message: `<loc> "${clip(text)}" is not an http(s) URL; entry skipped`,
     };
   }
-  return { ok: true, href: url.href };
+  return { ok: true, href: url.href, host: url.host };
 }
 
 /** A value cut short for a message. */
