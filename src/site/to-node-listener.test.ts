@@ -100,6 +100,66 @@ describe('toNodeListener with the site handler on 127.0.0.1', () => {
     }
   });
 
+  test('the request signal aborts when the client leaves mid-body, not after a response', async () => {
+    const signals: AbortSignal[] = [];
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const listener = toNodeListener(async (request) => {
+      signals.push(request.signal);
+      if (new URL(request.url).pathname === '/done') return new Response('done\n');
+      // One chunk, then nothing until the test lets go: the client leaves in between.
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (!sent) {
+            sent = true;
+            controller.enqueue(new TextEncoder().encode('first chunk\n'));
+            return;
+          }
+          await released;
+          controller.close();
+        },
+      });
+      return new Response(body);
+    });
+    const closed: Promise<void>[] = [];
+    const server = createServer((req, res) => {
+      // Registered after the adapter's own 'close' listener, so it runs after it.
+      listener(req, res);
+      closed.push(new Promise((resolve) => res.on('close', () => resolve())));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const serverPort = (server.address() as AddressInfo).port;
+    try {
+      const done = await fetch(`http://127.0.0.1:${serverPort}/done`);
+      assert.equal(await done.text(), 'done\n');
+      await closed[0];
+      assert.equal(signals[0]?.aborted, false, 'a completed response leaves the signal alone');
+
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(serverPort, '127.0.0.1', () =>
+          socket.write(`GET /slow HTTP/1.1\r\nHost: 127.0.0.1:${serverPort}\r\n\r\n`),
+        );
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          if (chunk.includes('first chunk')) {
+            socket.destroy();
+            resolve();
+          }
+        });
+        socket.on('error', reject);
+      });
+      await closed[1];
+      assert.equal(signals[1]?.aborted, true, 'a client gone mid-body aborts the signal');
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('request bodies and methods reach the handler', async () => {
     const echo = createServer(
       toNodeListener(

@@ -9,14 +9,24 @@ import {
   pageMeta,
   SIDECAR_SUFFIX,
 } from './page-record.ts';
+import { drainQueue } from './work-queue.ts';
 
 /** The root-level file that configures a site; never a document. */
 export const SITE_CONFIG_FILE = 'waymark.site.yaml';
 
-/** What a directory read found: documents and folders, by path. */
-interface Seen {
+/** Folder reads and file checks in flight at once while a folder tree is read. */
+const SCAN_WORKERS = 32;
+
+/** One step of reading a folder tree: list a folder, or check one of its entries. */
+type ScanTask =
+  | { readonly dir: string }
+  | { readonly path: string; readonly sidecarListed: boolean };
+
+/** A folder tree being read: what it found (documents and folders, by path), what is left. */
+interface Scan {
   readonly files: Set<string>;
   readonly dirs: Set<string>;
+  readonly queue: ScanTask[];
 }
 
 /**
@@ -55,12 +65,17 @@ export class ContentTree {
    * the same inode, whose old watch died with it).
    */
   async reconcile(dir: string): Promise<void> {
-    const seen: Seen = { files: new Set(), dirs: new Set() };
-    if (dir === '') {
-      await this.#scanDirectory('', seen);
-    } else {
-      await this.#refresh(dir, seen);
-    }
+    const seen: Scan = {
+      files: new Set(),
+      dirs: new Set(),
+      queue: [dir === '' ? { dir } : { path: dir, sidecarListed: true }],
+    };
+    // A fixed number of workers over a queue, not a promise per entry of the whole tree.
+    await drainQueue(seen.queue, SCAN_WORKERS, (task) =>
+      'dir' in task
+        ? this.#scanDirectory(task.dir, seen)
+        : this.#refresh(task.path, seen, task.sidecarListed),
+    );
     const prefix = dir === '' ? '' : `${dir}/`;
     for (const path of [...this.records.keys()]) {
       if (path.startsWith(prefix) && !seen.files.has(path)) this.#forgetFile(path);
@@ -73,7 +88,8 @@ export class ContentTree {
     return this.#refresh(path, null);
   }
 
-  async #scanDirectory(dir: string, seen: Seen): Promise<void> {
+  /** Lists one folder of a scan and queues its entries. */
+  async #scanDirectory(dir: string, seen: Scan): Promise<void> {
     const abs = this.#abs(dir);
     seen.dirs.add(dir);
     // Watched before it is read: a file created meanwhile is seen by the read or the watch.
@@ -86,21 +102,20 @@ export class ContentTree {
     }
     // The listing says which sidecars exist: no failing lstat per document without one.
     const listed = new Set(names);
-    await Promise.all(
-      names
-        .filter((name) => !name.startsWith('.'))
-        .map((name) =>
-          this.#refresh(
-            dir === '' ? name : `${dir}/${name}`,
-            seen,
-            listed.has(name + SIDECAR_SUFFIX),
-          ),
-        ),
-    );
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      seen.queue.push({
+        path: dir === '' ? name : `${dir}/${name}`,
+        sidecarListed: listed.has(name + SIDECAR_SUFFIX),
+      });
+    }
   }
 
-  /** Brings one path up to date; `seen` collects what a directory being read holds. */
-  async #refresh(path: string, seen: Seen | null, sidecarListed = true): Promise<void> {
+  /**
+   * Brings one path up to date. During a scan (`seen`), a folder is queued to be listed and
+   * the documents found are collected; otherwise a folder is read again whole.
+   */
+  async #refresh(path: string, seen: Scan | null, sidecarListed = true): Promise<void> {
     if (path === '') {
       await this.reconcile('');
       return;
@@ -121,7 +136,7 @@ export class ContentTree {
     if (st.isDirectory()) {
       // An event names a folder when it is created, removed, renamed or replaced: read it again.
       if (seen === null) await this.reconcile(path);
-      else await this.#scanDirectory(path, seen);
+      else seen.queue.push({ dir: path });
       return;
     }
     if (!st.isFile()) {

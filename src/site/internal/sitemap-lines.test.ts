@@ -1,0 +1,105 @@
+// The per-request assembly of a sitemap from the pieces kept per entry: for several origins
+// and part layouts, the streamed chunks must be the very bytes UrlsetWriter writes for the
+// same URLs, chunk sizes must stay bounded, and entries whose URL the origin makes too long
+// must be left out exactly as the writer refuses them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { UrlsetWriter } from '../../sitemap/index.ts';
+import type { PageMeta } from './page-record.ts';
+import type { SiteEntry } from './site-index.ts';
+import {
+  buildSitemapLines,
+  originPiece,
+  type RestMemo,
+  sitemapLayout,
+  sitemapPartChunks,
+  w3cSeconds,
+} from './sitemap-lines.ts';
+
+const ENTRIES = 5000;
+const BASE_MS = Date.UTC(2025, 0, 1);
+// A path of 2,000 characters: listed with a short origin, too long (over 2,048) with a long one.
+const LONG = `/long/${'x'.repeat(1994)}`;
+// Cut from a string holding a character past Latin-1, so V8 keeps it two-byte.
+const TWO_BYTE = 'αβγ/docs/intro'.slice(3);
+
+function entryFor(i: number): SiteEntry {
+  const canonicalPath =
+    i % 997 === 0 ? `${LONG}${i}` : i % 13 === 0 ? `${TWO_BYTE}-${i}` : `/id/${i.toString(16)}`;
+  const page = { path: `doc-${i}.md`, lastModified: BASE_MS + i * 3_600_000 } as PageMeta;
+  return { page, idPath: `/id/${i}`, aliasPath: null, canonicalPath, listed: true };
+}
+
+const entries = Array.from({ length: ENTRIES }, (_, i) => entryFor(i)).sort((a, b) =>
+  a.canonicalPath < b.canonicalPath ? -1 : 1,
+);
+
+/** What the writer makes of the same URLs, split as the limits say. */
+function expectedParts(origin: string, maxUrls: number): string[] {
+  const urls: string[] = [];
+  const probe = new UrlsetWriter();
+  probe.open();
+  for (const entry of entries) {
+    const loc = origin + entry.canonicalPath;
+    // The writer refuses a URL longer than the protocol allows by throwing.
+    if (loc.length > 2048) continue;
+    const result = probe.write({ loc, lastmod: w3cSeconds(entry.page.lastModified) });
+    if (result.written) urls.push(result.xml);
+  }
+  const parts: string[] = [];
+  for (let i = 0; i < urls.length; i += maxUrls) {
+    const writer = new UrlsetWriter();
+    parts.push(writer.open() + urls.slice(i, i + maxUrls).join('') + writer.close());
+  }
+  return parts;
+}
+
+const ORIGINS = [
+  'http://a.co',
+  'https://www.example.com:8443',
+  `https://${'sub.'.repeat(40)}example.com`,
+];
+const LIMITS = [
+  { maxUrls: 50_000, maxBytes: 50 * 1024 * 1024 },
+  { maxUrls: 1800, maxBytes: 50 * 1024 * 1024 },
+];
+
+describe('sitemapPartChunks', () => {
+  for (const limits of LIMITS) {
+    // Layouts are kept with the lines by origin length: other limits come with a rebuild.
+    const lines = buildSitemapLines(entries, new Map());
+    for (const origin of ORIGINS) {
+      test(`${origin.length} characters of origin, maxUrls ${limits.maxUrls}`, () => {
+        const piece = originPiece(origin);
+        assert.ok(piece !== null);
+        const layout = sitemapLayout(lines, piece, limits);
+        const expected = expectedParts(origin, limits.maxUrls);
+        assert.equal(layout.parts.length, expected.length);
+        assert.equal(layout.urls, ENTRIES - layout.skipped.size);
+        if (origin.length > 60) assert.ok(layout.skipped.size > 0, 'long URLs are left out');
+        layout.parts.forEach((part, n) => {
+          const chunks = [...sitemapPartChunks(lines, layout, part, piece)];
+          const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+          assert.equal(bytes, part.bytes);
+          assert.ok(chunks.length > 1, 'a part this large is streamed in several chunks');
+          for (const chunk of chunks) assert.ok(chunk.length <= 128 * 1024, `${chunk.length} B`);
+          const text = new TextDecoder().decode(Buffer.concat(chunks));
+          assert.equal(text, expected[n]);
+        });
+      });
+    }
+  }
+
+  test('a rebuild with a changed entry matches a build from scratch', () => {
+    const memo: RestMemo = new Map();
+    const lines = buildSitemapLines(entries, memo);
+    const changed = entries.map((entry, i) =>
+      i === 10 ? { ...entry, page: { ...entry.page, lastModified: BASE_MS - 86_400_000 } } : entry,
+    );
+    const again = buildSitemapLines(changed, memo);
+    const fresh = buildSitemapLines(changed, new Map());
+    assert.deepEqual(again.rests, fresh.rests);
+    assert.deepEqual(again.restOffsets, fresh.restOffsets);
+    assert.notDeepEqual(again.rests, lines.rests);
+  });
+});
