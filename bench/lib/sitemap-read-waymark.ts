@@ -1,6 +1,7 @@
 // waymark's two ways in: its streaming reader on a file stream, and its HTTP walker.
 
 import { createReadStream } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseSitemap, walkSitemaps } from '../../src/sitemap/index.ts';
 import { SHOP_ORIGIN } from './sitemap-inputs.ts';
 import { FILE_CHUNK, localUrl, type SitemapReader } from './sitemap-readers.ts';
@@ -19,24 +20,47 @@ const WAYMARK_WALK_OPTIONS = {
   timeoutMs: 300_000,
 } as const;
 
-/** waymark's streaming reader on a file stream; gzip found from the magic bytes. */
+/**
+ * waymark's streaming reader on a file stream; gzip found from the magic bytes. For an index,
+ * the index file and then each part it names, as files: the parts' URLs on the shop map to
+ * the files beside the index.
+ */
 export const waymarkFile: SitemapReader = {
   name: 'waymark',
   via: 'file stream, parseSitemap',
+  viaIndex: 'files, parseSitemap on the index, then on each part',
   overHttp: false,
-  reads: ['urlset'],
+  reads: ['urlset', 'index'],
   async read(target, collect) {
-    const reading = parseSitemap(
-      createReadStream(target.path, { highWaterMark: FILE_CHUNK }),
-      WAYMARK_READ_OPTIONS,
-    );
-    let count = 0;
     const locs: string[] = [];
-    for await (const entry of reading) {
-      count++;
-      if (collect) locs.push(entry.loc);
+    let count = 0;
+    let problems = 0;
+    const readFile = async (path: string, onEntry: (loc: string) => void) => {
+      const reading = parseSitemap(
+        createReadStream(path, { highWaterMark: FILE_CHUNK }),
+        WAYMARK_READ_OPTIONS,
+      );
+      for await (const entry of reading) onEntry(entry.loc);
+      problems += reading.diagnostics.length;
+    };
+    if (target.kind === 'urlset') {
+      await readFile(target.path, (loc) => {
+        count++;
+        if (collect) locs.push(loc);
+      });
+      return { count, locs, problems };
     }
-    return { count, locs, problems: reading.diagnostics.length };
+    const parts: string[] = [];
+    await readFile(target.path, (loc) => parts.push(loc));
+    for (const part of parts) {
+      if (!part.startsWith(`${SHOP_ORIGIN}/`)) throw new Error(`part off the shop: ${part}`);
+      const path = join(dirname(target.path), ...new URL(part).pathname.slice(1).split('/'));
+      await readFile(path, (loc) => {
+        count++;
+        if (collect) locs.push(loc);
+      });
+    }
+    return { count, locs, problems };
   },
 };
 

@@ -12,7 +12,7 @@ export const DEFAULT_MAX_SITEMAP_BYTES = 100 * 1024 * 1024;
  * entries alive while the consumer works through them; live data at a garbage collection is
  * what makes V8 grow its young generation, so small pieces keep the process's memory low.
  */
-const PIECE = 16 * 1024;
+const PIECE = 4 * 1024;
 
 export interface ReadSitemapOptions extends SitemapParserOptions {
   /**
