@@ -9,6 +9,7 @@ import { readFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { peakRssNow } from './peak-rss.ts';
 
 /** Must match `REPORT_MARK` in `crawl-child.ts` (not imported: this file loads nothing more). */
 const MARK = 'crawl-child-report ';
@@ -69,16 +70,6 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ['gc'] });
 
-function peakRss(): number {
-  try {
-    const kib = /^VmHWM:\s*(\d+)\s*kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    if (kib !== undefined) return Number(kib) * 1024;
-  } catch {
-    // Not Linux.
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
-
 /** What the process has had written to the disk (its crawl state, its sitemap), or null. */
 function writtenBytes(): number | null {
   try {
@@ -92,7 +83,7 @@ function writtenBytes(): number | null {
 process.on('exit', () => {
   const { user, system } = process.cpuUsage();
   const report: PreloadReport = {
-    peakRss: peakRss(),
+    peakRss: peakRssNow(),
     blocked,
     uptimeMs: performance.now(),
     cpuMs: (user + system) / 1000,

@@ -1,3 +1,4 @@
+import { seededRandom } from './seeded-random.ts';
 // The crawl benchmark's site as data: every URL it answers, what each answers with, the links
 // between them, the traps, and the sitemap a correct crawler must write. Generated from a
 // seed, so every run (and the server and the report) sees the same site. Pure: no I/O. The
@@ -87,17 +88,8 @@ const DOC_TOPICS = ['guides', 'reference', 'tutorials', 'api'];
 const HUB_PAGES: Readonly<Record<string, number>> = { blog: 5, products: 5, docs: 1, news: 3 };
 const PER_HUB_PAGE = 30;
 
-/** mulberry32: small, fast, good enough to lay out a site. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator the site is laid out with. */
+export const random = seededRandom;
 
 /** Percent-encodes a path's non-ASCII characters as UTF-8, upper-case hex (as WHATWG URL and waymark do). */
 function encodePath(path: string): string {

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { seededRandom } from './seeded-random.ts';
 
 /** Files written at once: enough to keep the disk busy, few enough for any fd limit. */
 const WRITE_CONCURRENCY = 64;
@@ -149,7 +150,7 @@ export async function addDocument(
 }
 
 function planDocument(i: number): DocumentPlan {
-  const random = mulberry32(i + 1);
+  const random = seededRandom(i + 1);
   const section = SECTIONS[i % SECTIONS.length] ?? 'guides';
   const group = `${WORDS[Math.floor(i / SECTIONS.length) % WORDS.length]}`;
   // Folders 1 to 4 deep: section/slug, section/group/slug, .../part-N/slug, .../yyyy/slug.
@@ -251,16 +252,4 @@ function pick<T>(list: readonly T[], random: () => number): T {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A small seeded generator, so the tree is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { peakRssNow } from './peak-rss.ts';
 
 export interface ServerUsage {
   /** CPU time of the whole process so far (user + system), milliseconds. */
@@ -120,7 +121,7 @@ export async function serveInChild(
       const { user, system } = process.cpuUsage();
       const usage: ServerUsage = {
         cpuMs: (user + system) / 1000,
-        peakRss: peakRss(),
+        peakRss: peakRssNow(),
         rss: process.memoryUsage.rss(),
       };
       process.send?.({ type: 'usage', usage } satisfies FromChild);
@@ -152,15 +153,4 @@ async function startProfiler(): Promise<Profiler> {
       session.disconnect();
     },
   };
-}
-
-/** Linux's VmHWM (not `getrusage`, which Linux carries over from the parent across fork). */
-function peakRss(): number {
-  try {
-    const kib = /^VmHWM:\s*(\d+)\s*kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    if (kib !== undefined) return Number(kib) * 1024;
-  } catch {
-    // Not Linux.
-  }
-  return process.resourceUsage().maxRSS * 1024;
 }

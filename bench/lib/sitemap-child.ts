@@ -11,6 +11,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { compileForChild, howItEnded, spawnNode } from './child-process.ts';
+import { peakRssNow } from './peak-rss.ts';
 import { loadReader, type ReadTarget } from './sitemap-readers.ts';
 
 export interface ChildTask {
@@ -61,22 +62,6 @@ export function runInChild(
     }
     return JSON.parse(line.slice(MARK.length)) as ChildResult;
   });
-}
-
-/**
- * The process's peak resident memory so far, in bytes: Linux's `VmHWM`. Not `getrusage`'s
- * maxrss, which Linux carries over from the parent across fork and exec, so a child of
- * this (large) bench process would report the bench's own RSS.
- */
-export function peakRssNow(): number {
-  try {
-    const status = readFileSync('/proc/self/status', 'utf8');
-    const kib = /^VmHWM:\s*(\d+)\s*kB/m.exec(status)?.[1];
-    if (kib !== undefined) return Number(kib) * 1024;
-  } catch {
-    // Not Linux: fall through.
-  }
-  return process.resourceUsage().maxRSS * 1024;
 }
 
 /** `peakRssNow` as a one-line CommonJS script, for a `node -e` that loads nothing else. */
