@@ -119,12 +119,12 @@ export async function explainNavmapDiscovery(
 
   const contentType = headerValues(headers, 'content-type')[0];
   const type = mediaType(contentType);
-  const html = type !== null && HTML_TYPES.has(type) ? await htmlOf(page, contentType) : null;
+  const isHtml = type !== null && HTML_TYPES.has(type);
+  const html = isHtml ? await htmlOf(page, contentType) : null;
   if (html === null) {
-    const why =
-      type === null || !HTML_TYPES.has(type)
-        ? `the page is not HTML (Content-Type ${type ?? 'missing'})`
-        : 'the page has no body';
+    const why = isHtml
+      ? 'the page has no body'
+      : `the page is not HTML (Content-Type ${type ?? 'missing'})`;
     steps.push({ step: 3, via: 'link', outcome: 'skipped', detail: why });
     steps.push({ step: 4, via: 'legacy-link', outcome: 'skipped', detail: why });
   } else {

@@ -128,9 +128,7 @@ export async function loadNavmapFile(
   } = {},
 ): Promise<NavmapTree> {
   const rootUrl = documentUrl(url);
-  checkOptions(options);
-  const maxNodes = checkedMaxNodes(options.maxNodes);
-  const maxFiles = checkedMaxFiles(options.maxFiles);
+  const { maxNodes, maxFiles } = checkOptions(options);
   const files = new Map<string, NavmapFile>();
   let fetched = 0;
   if (options.body === undefined) {
@@ -201,11 +199,11 @@ async function fetchFile(url: string, options: LoadNavmapFileOptions): Promise<N
 
 /**
  * A bad option is the caller's mistake, said before anything is fetched (inside a fetch it
- * would look like a failed file).
+ * would look like a failed file). Returns the two caps, defaulted.
  */
-function checkOptions(options: LoadNavmapFileOptions): void {
-  checkedMaxFiles(options.maxFiles);
-  checkedMaxNodes(options.maxNodes);
+function checkOptions(options: LoadNavmapFileOptions): { maxNodes: number; maxFiles: number } {
+  const maxFiles = checkedMaxFiles(options.maxFiles);
+  const maxNodes = checkedMaxNodes(options.maxNodes);
   requestHeaders(options, NAVMAP_ACCEPT);
   const { timeoutMs, maxBytes } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
@@ -217,6 +215,7 @@ function checkOptions(options: LoadNavmapFileOptions): void {
       `maxBytes must be a whole number of bytes, got ${maxBytes}`,
     );
   }
+  return { maxNodes, maxFiles };
 }
 
 /** The first `max` bytes of a body; leaving early closes the connection. */

@@ -8,7 +8,6 @@
  */
 export const NAVMAP_NS = 'http://standard-sitemap.org/2007/ns';
 export const XLINK_NS = 'http://www.w3.org/1999/xlink';
-export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 /** The `Accept` a navigational sitemap is fetched with; only this differs from the page's. */
 export const NAVMAP_ACCEPT = 'application/xml, text/xml';

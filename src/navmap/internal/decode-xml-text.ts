@@ -3,6 +3,7 @@
 // note when the HTTP charset overrode a different declaration, and reads encodings the
 // shared decoder does not know with TextDecoder when it knows them.
 
+import { encodingForLabel } from '../../shared/html/html-charset-label.ts';
 import {
   chooseEncoding,
   type SitemapEncoding,
@@ -147,6 +148,6 @@ function textDecoderFor(label: string): TextDecoder | null {
 
 function sameEncoding(a: string, b: string): boolean {
   if (a.toLowerCase() === b.toLowerCase()) return true;
-  const left = textDecoderFor(a)?.encoding;
-  return left !== undefined && left === textDecoderFor(b)?.encoding;
+  const left = encodingForLabel(a);
+  return left !== null && left === encodingForLabel(b);
 }

@@ -1,12 +1,10 @@
 import type { NavmapDiagnostic } from '../types.ts';
 import { LineIndex } from './line-index.ts';
-
-/** Diagnostics kept per code: a broken file must not make thousands of them. */
-const MAX_PER_CODE = 100;
+import { PerCodeCap } from './per-code-cap.ts';
 
 /**
- * The diagnostics of one document, placed by offset (line and column), at most
- * {@link MAX_PER_CODE} per code; the first one past the cap says that more were left out.
+ * The diagnostics of one document, placed by offset (line and column), at most 100 per
+ * code ({@link PerCodeCap}); the first one past the cap says that more were left out.
  *
  * @example
  * ```ts
@@ -19,7 +17,7 @@ export class DocumentLog {
   readonly #url: string;
   readonly #lines: LineIndex;
   readonly #once = new Set<string>();
-  readonly #perCode = new Map<string, number>();
+  readonly #cap = new PerCodeCap();
 
   constructor(url: string, text: string) {
     this.#url = url;
@@ -31,14 +29,9 @@ export class DocumentLog {
   }
 
   report(severity: NavmapDiagnostic['severity'], code: string, message: string, offset: number) {
-    const count = (this.#perCode.get(code) ?? 0) + 1;
-    this.#perCode.set(code, count);
-    if (count > MAX_PER_CODE + 1) return;
+    const text = this.#cap.message(code, message);
+    if (text === null) return;
     const { line, column } = this.#lines.position(offset);
-    const text =
-      count > MAX_PER_CODE
-        ? `more "${code}" problems follow; only the first ${MAX_PER_CODE} are listed`
-        : message;
     this.diagnostics.push({ code, severity, message: text, line, column, url: this.#url });
   }
 

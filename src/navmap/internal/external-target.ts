@@ -79,10 +79,9 @@ export function resolveExternal(
     const file = files.get(fileUrl);
     if (file === undefined) {
       pending.add(fileUrl);
-      const severity = missingSeverity;
       return {
         problem: [
-          severity,
+          missingSeverity,
           'external-not-loaded',
           `${fileUrl} is not loaded; that branch is left out`,
         ],

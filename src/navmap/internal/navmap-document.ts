@@ -129,7 +129,7 @@ class DocumentReader {
 
   #openElement(written: string, attributes: Record<string, string>): void {
     this.#scope.open(attributes);
-    const parent = this.#open.length === 0 ? null : (this.#open.at(-1) ?? null);
+    const parent = this.#open.at(-1) ?? null;
     const depth = this.#open.length + 1;
     // Nothing is kept below an element that was not kept, or once the root was refused.
     if ((depth > 1 && parent === null) || (this.#seenRoot && this.#root === null)) {

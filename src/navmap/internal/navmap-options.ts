@@ -10,24 +10,20 @@ export function documentUrl(value: string): string {
 }
 
 export function checkedMaxNodes(value: number | undefined): number {
-  const max = value ?? DEFAULT_MAX_NODES;
-  if (!(Number.isSafeInteger(max) && max > 0)) {
-    throw new WaymarkError(
-      'invalid-argument',
-      `maxNodes must be a whole number above 0, got ${max}`,
-    );
-  }
-  return max;
+  return positiveWhole('maxNodes', value ?? DEFAULT_MAX_NODES);
 }
 
 /** `maxFiles`: a whole number from 1 to 32 (a larger one is lowered to 32). */
 export function checkedMaxFiles(value: number | undefined): number {
-  const max = value ?? MAX_NAVMAP_FILES;
-  if (!(Number.isSafeInteger(max) && max > 0)) {
+  return Math.min(positiveWhole('maxFiles', value ?? MAX_NAVMAP_FILES), MAX_NAVMAP_FILES);
+}
+
+function positiveWhole(name: string, value: number): number {
+  if (!(Number.isSafeInteger(value) && value > 0)) {
     throw new WaymarkError(
       'invalid-argument',
-      `maxFiles must be a whole number above 0, got ${max}`,
+      `${name} must be a whole number above 0, got ${value}`,
     );
   }
-  return Math.min(max, MAX_NAVMAP_FILES);
+  return value;
 }

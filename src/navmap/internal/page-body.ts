@@ -1,6 +1,8 @@
 // The body of a page handed to discovery: bytes, text, or a stream read with a size cap
 // (discovery never fetches, but a caller's Response can be endless).
 
+import { concatBytes } from '../../shared/bytes.ts';
+
 /** Most bytes of a page read for the HTML steps (its `<head>` is near the start). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
@@ -65,11 +67,5 @@ async function collect(
   } finally {
     stop().catch(() => {});
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of kept) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(kept, size);
 }
