@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { SiteServer } from '../site/start-site-server.ts';
+import { locs } from '../site/test-support/content-root.ts';
 import { createServeCommand } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
@@ -62,8 +63,7 @@ async function serve(args: readonly string[]): Promise<Running> {
 }
 
 async function sitemapUrls(origin: string): Promise<string[]> {
-  const xml = await (await fetch(`${origin}/sitemap.xml`)).text();
-  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '').sort();
+  return locs(await (await fetch(`${origin}/sitemap.xml`)).text()).sort();
 }
 
 async function crawledUrls(origin: string, extra: readonly string[] = []): Promise<string[]> {

@@ -2,11 +2,17 @@ import { utf8Length } from '../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../sitemap/index.ts';
 import { fingerprint, notModified } from './internal/conditional.ts';
 import { documentResponse } from './internal/document-response.ts';
+import { plainResponse } from './internal/plain-response.ts';
 import { requestOrigin } from './internal/request-origin.ts';
 import { robotsBody } from './internal/robots-body.ts';
 import type { SiteDiagnostic } from './internal/site-index.ts';
 import { type SiteState, SiteStateKeeper } from './internal/site-state.ts';
-import { originPiece, sitemapLayout, sitemapPartChunks } from './internal/sitemap-lines.ts';
+import {
+  originPiece,
+  sitemapLayout,
+  sitemapPartChunks,
+  w3cSeconds,
+} from './internal/sitemap-lines.ts';
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
@@ -67,7 +73,7 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     try {
       return await respond(request);
     } catch {
-      return plain(500, 'Internal error\n', request.method === 'HEAD');
+      return plainResponse(500, 'Internal error\n', request.method === 'HEAD');
     }
   };
 
@@ -76,7 +82,7 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const path = url?.pathname ?? '/';
     const route = routeOf(path);
     if (route === null && options.serveDocuments !== true)
-      return plain(404, 'Not found\n', request.method === 'HEAD');
+      return plainResponse(404, 'Not found\n', request.method === 'HEAD');
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('Method not allowed\n', {
         status: 405,
@@ -86,11 +92,11 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const head = request.method === 'HEAD';
     const state = await keeper.current();
     const origin = requestOrigin(request, state.config.trustProxy);
-    if (!origin.ok) return plain(400, `Bad request: ${origin.message}\n`, head);
+    if (!origin.ok) return plainResponse(400, `Bad request: ${origin.message}\n`, head);
     if (route === null) return documentResponse(state, origin.origin, path, head);
     const piece = originPiece(origin.origin);
     if (piece === null)
-      return plain(400, 'Bad request: the host cannot be written in a sitemap\n', head);
+      return plainResponse(400, 'Bad request: the host cannot be written in a sitemap\n', head);
     const layout = sitemapLayout(state.lines, piece, state.config);
     const split = layout.parts.length > 1;
     const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
@@ -114,12 +120,12 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     let partNumber = 0;
     // The schema wants at least one <url>: with nothing listed there is no sitemap.
     if (route === 'sitemap' && layout.urls === 0)
-      return plain(404, 'No sitemap: no document is listed\n', head);
-    if (route === 'index' && !split) return plain(404, 'Not found\n', head);
+      return plainResponse(404, 'No sitemap: no document is listed\n', head);
+    if (route === 'index' && !split) return plainResponse(404, 'Not found\n', head);
     if (route.startsWith('part-')) {
       partNumber = Number(route.slice(5));
       if (!split || partNumber < 1 || partNumber > layout.parts.length)
-        return plain(404, 'Not found\n', head);
+        return plainResponse(404, 'Not found\n', head);
     }
     if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
     const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
@@ -161,10 +167,10 @@ function indexBody(
   let xml = writer.open();
   parts.forEach((part, i) => {
     const loc = `${origin}/sitemaps/sitemap-${String(i + 1).padStart(4, '0')}.xml`;
-    const lastmod = new Date(
-      Math.floor((part.lastModified || state.modifiedAt) / 1000) * 1000,
-    ).toISOString();
-    const result = writer.write({ loc, lastmod: `${lastmod.slice(0, 19)}Z` });
+    const result = writer.write({
+      loc,
+      lastmod: w3cSeconds(part.lastModified || state.modifiedAt),
+    });
     // Past 50,000 parts the index is full; the rest cannot be named (2.5 billion URLs).
     if (result.written) xml += result.xml;
   });
@@ -195,14 +201,4 @@ function body(text: string, headers: Record<string, string>, head: boolean): Res
 function notModifiedResponse(headers: Record<string, string>): Response {
   const { 'content-type': _type, ...rest } = headers;
   return new Response(null, { status: 304, headers: rest });
-}
-
-function plain(status: number, text: string, head: boolean): Response {
-  return new Response(head ? null : text, {
-    status,
-    headers: {
-      'content-type': 'text/plain; charset=utf-8',
-      'content-length': String(utf8Length(text)),
-    },
-  });
 }

@@ -118,24 +118,17 @@ export const crawlCommand: CliCommand = {
     const lastmod = values.lastmod ?? 'header';
     if (lastmod !== 'header' && lastmod !== 'none')
       throw usageError(NAME, `--lastmod is header or none, not "${lastmod}"`);
-    const lastmodSource: 'header' | 'none' = lastmod;
     const robotsError = values['robots-error'] ?? 'disallow';
     if (robotsError !== 'allow' && robotsError !== 'disallow')
       throw usageError(NAME, `--robots-error is allow or disallow, not "${robotsError}"`);
-    const unreachableRobots: 'allow' | 'disallow' = robotsError;
     if (values.resume && values.state === undefined)
       throw usageError(NAME, '--resume needs --state <file>');
 
     // Options are checked before a --serve root is opened, so a usage error starts nothing.
     const served: SiteServer | null =
       values.serve === undefined ? null : await startSiteServer({ root: values.serve, port: 0 });
+    const start = served === null ? (given as string) : `${served.origin}/`;
     try {
-      return await crawlAndWrite(served === null ? (given as string) : `${served.origin}/`);
-    } finally {
-      await served?.close();
-    }
-
-    async function crawlAndWrite(start: string): Promise<number> {
       const origin = new URL(start).origin;
       const progress = new CrawlProgress(
         io,
@@ -181,10 +174,10 @@ export const crawlCommand: CliCommand = {
         ...(values['strip-param'] ? { stripParams: values['strip-param'] } : {}),
         ...(values['strip-query'] ? { stripQuery: true } : {}),
         ...(values['ignore-robots'] ? { respectRobots: false } : {}),
-        robotsError: unreachableRobots,
+        robotsError,
         ...(values['no-sitemaps'] ? { sitemaps: false } : {}),
         ...(values.sitemap ? { extraSitemaps: values.sitemap } : {}),
-        lastmod: lastmodSource,
+        lastmod,
         ...(values.hreflang ? { hreflang: true } : {}),
         ...(values.images ? { images: true } : {}),
         ...(values.feeds ? { feeds: true } : {}),
@@ -227,6 +220,8 @@ export const crawlCommand: CliCommand = {
       }
       progress.summary(summary, written);
       return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
+    } finally {
+      await served?.close();
     }
   },
 };

@@ -61,8 +61,9 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
       const [root, ...extra] = positionals;
       if (root === undefined) throw usageError(NAME, 'missing the content root');
       if (extra.length > 0) throw usageError(NAME, `one content root (got ${positionals.length})`);
-      const port = values.port === undefined ? 8080 : Number(values.port);
-      if (!/^\d{1,5}$/.test(values.port ?? '8080') || port > 65535) {
+      const portText = values.port ?? '8080';
+      const port = Number(portText);
+      if (!/^\d{1,5}$/.test(portText) || port > 65535) {
         throw usageError(NAME, `--port is a number from 0 to 65535, not "${values.port}"`);
       }
       const revalidate = values.revalidate;

@@ -152,7 +152,8 @@ export class ContentTree {
       return;
     }
     if (path.endsWith(SIDECAR_SUFFIX)) {
-      await this.#refreshSidecarOf(path.slice(0, -SIDECAR_SUFFIX.length));
+      // In a scan the document's own task reads its sidecar (the listing says it exists).
+      if (seen === null) await this.#refreshSidecarOf(path.slice(0, -SIDECAR_SUFFIX.length));
       return;
     }
     seen?.files.add(path);

@@ -3,6 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { contentTypeFor } from './content-type.ts';
+import { MARKDOWN_EXTENSION } from './page-record.ts';
+import { plainResponse } from './plain-response.ts';
 import { renderListingPage, renderMarkdownPage } from './render-markdown.ts';
 import type { SiteEntry } from './site-index.ts';
 import type { SiteState } from './site-state.ts';
@@ -25,7 +27,7 @@ export async function documentResponse(
   if (path === '/') {
     const links = state.index.listed.map((entry) => ({
       href: entry.canonicalPath,
-      text: entry.page.title ?? entry.page.path.replace(/\.(?:md|markdown)$/i, ''),
+      text: entry.page.title ?? entry.page.path.replace(MARKDOWN_EXTENSION, ''),
     }));
     return html(renderListingPage('Pages', links), head, { 'x-robots-tag': 'noindex' });
   }
@@ -35,14 +37,15 @@ export async function documentResponse(
     if (state.index.byUrlPath.has(other)) {
       return new Response(null, { status: 301, headers: { location: other } });
     }
-    return text(404, 'Not found\n', head);
+    return plainResponse(404, 'Not found\n', head);
   }
-  if (entry.page.access !== 'public') return text(403, 'Forbidden\n', head);
+  if (entry.page.access !== 'public') return plainResponse(403, 'Forbidden\n', head);
   const abs = join(state.root, entry.page.path);
   const extra: Record<string, string> = entry.page.noindex ? { 'x-robots-tag': 'noindex' } : {};
+  const st = await stat(abs).catch(() => null);
+  if (st === null) return plainResponse(404, 'Not found\n', head);
   if (!entry.page.markdown) {
-    const st = await stat(abs).catch(() => null);
-    if (st === null || !st.isFile()) return text(404, 'Not found\n', head);
+    if (!st.isFile()) return plainResponse(404, 'Not found\n', head);
     const headers = {
       'content-type': contentTypeFor(entry.page.path),
       'content-length': String(st.size),
@@ -53,10 +56,9 @@ export async function documentResponse(
     const body = Readable.toWeb(createReadStream(abs)) as ReadableStream<Uint8Array>;
     return new Response(body, { status: 200, headers });
   }
-  const st = await stat(abs).catch(() => null);
-  if (st === null || st.size > MAX_MARKDOWN_BYTES) return text(404, 'Not found\n', head);
+  if (st.size > MAX_MARKDOWN_BYTES) return plainResponse(404, 'Not found\n', head);
   const markdown = await readFile(abs, 'utf8').catch(() => null);
-  if (markdown === null) return text(404, 'Not found\n', head);
+  if (markdown === null) return plainResponse(404, 'Not found\n', head);
   const page = renderMarkdownPage(
     markdown,
     {
@@ -110,12 +112,5 @@ function html(body: string, head: boolean, extra: Record<string, string>): Respo
       'content-length': String(bytes.byteLength),
       ...extra,
     },
-  });
-}
-
-function text(status: number, body: string, head: boolean): Response {
-  return new Response(head ? null : body, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length) },
   });
 }

@@ -26,6 +26,8 @@ export interface PageMeta {
 }
 
 export const SIDECAR_SUFFIX = '.meta.yaml';
+/** The extension of a document that is rendered: `.md` or `.markdown`, in any case. */
+export const MARKDOWN_EXTENSION = /\.(?:md|markdown)$/i;
 /** Larger sidecars are refused as broken: a sidecar holds a few keys. */
 export const MAX_SIDECAR_BYTES = 64 * 1024;
 
@@ -125,7 +127,7 @@ export function pageMeta(path: string, st: Stats, sidecar: SidecarRecord | null)
     roles: meta.roles,
     noindex: meta.noindex,
     title: meta.title,
-    markdown: /\.(?:md|markdown)$/i.test(path),
+    markdown: MARKDOWN_EXTENSION.test(path),
     lastModified: Math.max(st.mtimeMs, sidecar?.mtimeMs ?? 0),
     size: st.size,
     diagnostics: meta.diagnostics,

@@ -4,7 +4,7 @@ export type RequestOrigin =
   | { readonly ok: false; readonly message: string };
 
 /** Longest Host accepted: a 253-character DNS name, `:`, a port. */
-export const MAX_HOST_LENGTH = 260;
+const MAX_HOST_LENGTH = 260;
 
 // A DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port. Anything
 // else (quotes, angle brackets, spaces, CR/LF, userinfo, paths) is refused before parsing.
@@ -42,15 +42,15 @@ export function requestOrigin(request: Request, trustProxy: boolean): RequestOri
       message: `the scheme ${JSON.stringify(scheme.slice(0, 20))} is not http or https`,
     };
   }
-  return originOf(scheme, host);
+  return authorityOrigin(scheme, host);
 }
 
 /** `scheme://host` when `host` is a plain authority, normalised as URL parsing writes it. */
-export function originOf(scheme: 'http' | 'https' | string, host: string): RequestOrigin {
-  if (host.length === 0 || host.length > MAX_HOST_LENGTH || !HOST.test(host)) {
-    return { ok: false, message: 'the Host header is not a valid host name and port' };
-  }
-  const parsed = URL.parse(`${scheme}://${host}/`);
+function authorityOrigin(scheme: string, host: string): RequestOrigin {
+  const parsed =
+    host.length > 0 && host.length <= MAX_HOST_LENGTH && HOST.test(host)
+      ? URL.parse(`${scheme}://${host}/`)
+      : null;
   if (
     parsed === null ||
     parsed.pathname !== '/' ||

@@ -1,0 +1,19 @@
+import { utf8Length } from '../../shared/xml/xml-escape.ts';
+
+/**
+ * A short plain-text answer (an error or a refusal), with its length; no body for HEAD.
+ *
+ * @example
+ * ```ts
+ * plainResponse(404, 'Not found\n', false).status; // 404
+ * ```
+ */
+export function plainResponse(status: number, text: string, head: boolean): Response {
+  return new Response(head ? null : text, {
+    status,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(utf8Length(text)),
+    },
+  });
+}
