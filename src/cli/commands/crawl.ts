@@ -124,7 +124,8 @@ export const crawlCommand: CliCommand = {
     if (values.resume && values.state === undefined)
       throw usageError(NAME, '--resume needs --state <file>');
 
-    // Options are checked before a --serve root is opened, so a usage error starts nothing.
+    // The choice-like options are checked above, before a --serve root is opened; numbers and
+    // sizes are read below, and a bad one stops the served root again through `finally`.
     const served: SiteServer | null =
       values.serve === undefined ? null : await startSiteServer({ root: values.serve, port: 0 });
     const start = served === null ? (given as string) : `${served.origin}/`;
