@@ -5,7 +5,7 @@
 // far, a CPU profile of a stretch of its life on request, and `close`, after which it exits.
 
 import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { peakRssNow } from './peak-rss.ts';

@@ -6,7 +6,6 @@
 // the child prints one JSON line with the result.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';

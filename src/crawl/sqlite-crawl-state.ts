@@ -120,9 +120,11 @@ export class SqliteCrawlState implements CrawlState {
   readonly #normalize: (url: string) => string;
   readonly #now: () => number;
   #counts: { queued: number; inFlight: number; done: number; seen: number };
-  #inTransaction = false;
-  /** Inside {@link transaction}: each call joins the one open transaction. */
-  #batch = false;
+  /**
+   * `call`: a call is writing (a callback of it may not call this state); `batch`: inside
+   * {@link transaction} between calls, each of which joins its one open transaction.
+   */
+  #phase: 'idle' | 'batch' | 'call' = 'idle';
   #closed = false;
 
   /** Use {@link openSqliteCrawlState}. */
@@ -302,17 +304,15 @@ export class SqliteCrawlState implements CrawlState {
    * ```
    */
   transaction<T>(fn: () => T): T {
-    if (this.#batch && !this.#inTransaction) return fn();
+    if (this.#phase === 'batch') return fn();
     const counts = { ...this.#counts };
     try {
       return this.#write(() => {
-        this.#batch = true;
-        this.#inTransaction = false;
+        this.#phase = 'batch';
         try {
           return fn();
         } finally {
-          this.#batch = false;
-          this.#inTransaction = true;
+          this.#phase = 'call';
         }
       });
     } catch (error) {
@@ -355,18 +355,18 @@ export class SqliteCrawlState implements CrawlState {
   /** Runs `fn` in one write transaction: all of it is committed, or none of it. */
   #write<T>(fn: () => T): T {
     this.#checkOpen();
-    if (this.#batch && !this.#inTransaction) {
-      this.#inTransaction = true;
+    if (this.#phase === 'call') {
+      throw new WaymarkError('invalid-argument', 'crawl state called from within its own callback');
+    }
+    if (this.#phase === 'batch') {
+      this.#phase = 'call';
       try {
         return fn();
       } finally {
-        this.#inTransaction = false;
+        this.#phase = 'batch';
       }
     }
-    if (this.#inTransaction) {
-      throw new WaymarkError('invalid-argument', 'crawl state called from within its own callback');
-    }
-    this.#inTransaction = true;
+    this.#phase = 'call';
     try {
       this.#db.exec('BEGIN IMMEDIATE');
       try {
@@ -384,7 +384,7 @@ export class SqliteCrawlState implements CrawlState {
           })
         : error;
     } finally {
-      this.#inTransaction = false;
+      this.#phase = 'idle';
     }
   }
 

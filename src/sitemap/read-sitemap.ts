@@ -51,26 +51,16 @@ export function parseSitemap(
   async function* entries(): AsyncGenerator<SitemapEntry> {
     for await (const batch of batches) yield* batch;
   }
-  const iterable = entries();
-  return {
-    [Symbol.asyncIterator]: () => iterable,
-    get kind() {
-      return batches.kind;
-    },
-    get diagnostics() {
-      return batches.diagnostics;
-    },
-  };
+  return readingOf(entries(), batches);
 }
 
-/** {@link SitemapReading} in batches: the entries each chunk of input completed. */
-export interface SitemapBatchReading extends AsyncIterable<SitemapEntry[]> {
-  readonly kind: SitemapKind;
-  readonly diagnostics: readonly Diagnostic[];
-}
+/** {@link SitemapReading} in batches: the entries each piece of input completed. */
+export interface SitemapBatchReading
+  extends AsyncIterable<SitemapEntry[]>,
+    Pick<SitemapReading, 'kind' | 'diagnostics'> {}
 
 /**
- * {@link parseSitemap} handing out the entries of each input chunk at once, for consumers
+ * {@link parseSitemap} handing out the entries of each piece of input at once, for consumers
  * that pass entries on (the walker): each step through an async generator costs a promise,
  * which per entry is a measurable share of reading.
  */
@@ -78,12 +68,8 @@ export function parseSitemapBatches(
   input: SitemapInput,
   options: ReadSitemapOptions = {},
 ): SitemapBatchReading {
-  let kind: SitemapKind = 'unknown';
-  let diagnostics: readonly Diagnostic[] = [];
-  let started = false;
+  const outcome: Outcome = { kind: 'unknown', diagnostics: [] };
   async function* batches(): AsyncGenerator<SitemapEntry[]> {
-    if (started) throw new TypeError('a sitemap reading can be iterated only once');
-    started = true;
     let queue: SitemapEntry[] = [];
     const parser = new SitemapParser(options, (entry) => queue.push(entry));
     const extra: Diagnostic[] = [];
@@ -110,7 +96,7 @@ export function parseSitemapBatches(
                 ? chunk.slice(at, at + PIECE)
                 : chunk.subarray(at, at + PIECE),
           );
-          kind = parser.kind;
+          outcome.kind = parser.kind;
           if (queue.length > 0) {
             const batch = queue;
             queue = [];
@@ -131,19 +117,35 @@ export function parseSitemapBatches(
       );
     } finally {
       parser.end();
-      kind = parser.kind;
-      diagnostics = [...extra, ...parser.diagnostics];
+      outcome.kind = parser.kind;
+      outcome.diagnostics = [...extra, ...parser.diagnostics];
     }
     if (queue.length > 0) yield queue;
   }
-  const iterable = batches();
+  return readingOf(batches(), outcome);
+}
+
+/** What a reading knows once iteration has ended; written by the reading's generator. */
+interface Outcome {
+  kind: SitemapKind;
+  diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * A reading over `iterator`, iterable once, whose kind and diagnostics are read from
+ * `outcome` when asked (they settle as iteration goes on).
+ */
+function readingOf<T>(
+  iterator: AsyncGenerator<T>,
+  outcome: Readonly<Outcome>,
+): AsyncIterable<T> & Readonly<Outcome> {
   return {
-    [Symbol.asyncIterator]: () => iterable,
+    [Symbol.asyncIterator]: () => iterator,
     get kind() {
-      return kind;
+      return outcome.kind;
     },
     get diagnostics() {
-      return diagnostics;
+      return outcome.diagnostics;
     },
   };
 }

@@ -101,14 +101,15 @@ export async function* walkSitemaps(
       options.signal?.throwIfAborted();
       const pending = stack.pop() as Pending;
       const key = canonical(pending.url);
-      const skip = (skipped: string) => options.onSitemap?.(sitemapReport(pending, { skipped }));
+      const report = (fields: Partial<SitemapReport>) =>
+        options.onSitemap?.(sitemapReport(pending, fields));
       if (seen.has(key)) {
-        skip('already read in this walk (a loop or a duplicate)');
+        report({ skipped: 'already read in this walk (a loop or a duplicate)' });
         continue;
       }
       seen.add(key);
       if (fetched >= maxSitemaps) {
-        skip(`more than ${maxSitemaps} sitemaps (maxSitemaps)`);
+        report({ skipped: `more than ${maxSitemaps} sitemaps (maxSitemaps)` });
         continue;
       }
       fetched++;
@@ -117,8 +118,6 @@ export async function* walkSitemaps(
         opening = early.opening;
         early = null;
       } else opening = open(pending.url, options);
-      const report = (fields: Partial<SitemapReport>) =>
-        options.onSitemap?.(sitemapReport(pending, fields));
       const opened = await opening;
       if ('failure' in opened) {
         options.signal?.throwIfAborted();

@@ -1,4 +1,4 @@
-import { isNormalDatetime } from './normal-datetime.ts';
+import { daysInMonth, isNormalDatetime } from './normal-datetime.ts';
 
 /**
  * Reads a sitemap `<lastmod>` (and the other dates sitemaps and feeds carry: news
@@ -294,13 +294,6 @@ function nextDay(year: number, month: number, day: number): string | null {
 
 function validMonth(month: number): boolean {
   return month >= 1 && month <= 12;
-}
-
-/** Proleptic Gregorian, as ISO 8601 and Date.parse use: 1900 is not a leap year, 2000 is. */
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  // 31 for odd months up to July and even months from August.
-  return 30 + ((month + (month >> 3)) & 1);
 }
 
 /** Trims XML white space only: a no-break space is content, so it makes the value unreadable. */

@@ -51,7 +51,11 @@ function digitsAt(value: string, start: number, count: number): number {
   return number;
 }
 
-function daysInMonth(year: number, month: number): number {
+/**
+ * Days in `month` (1-12) of `year`: proleptic Gregorian, as ISO 8601 and Date.parse use
+ * (1900 is not a leap year, 2000 is).
+ */
+export function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }

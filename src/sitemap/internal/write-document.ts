@@ -48,6 +48,8 @@ export class DocumentWriter<E> {
   readonly #indent: string | null;
   readonly #head: string;
   readonly #tail: string;
+  /** UTF-8 bytes of `#tail`, which every write reserves. */
+  readonly #tailBytes: number;
   #state: State = 'new';
   /** The entry being written, named in a failure's message only when there is one. */
   #entry: unknown;
@@ -76,6 +78,7 @@ export class DocumentWriter<E> {
     const attributes = shape.rootAttributes.map(([name, value]) => ` ${name}="${value}"`).join('');
     this.#head = `<?xml version="1.0" encoding="UTF-8"?>\n<${shape.root}${attributes}>\n`;
     this.#tail = `</${shape.root}>\n`;
+    this.#tailBytes = utf8Length(this.#tail);
   }
 
   /** Entries written so far. */
@@ -101,7 +104,7 @@ export class DocumentWriter<E> {
     this.#entry = entry;
     const xml = this.#shape.markup(entry, this.#fail, this.#indent);
     const bytes = utf8Length(xml);
-    if (this.#bytes + bytes + utf8Length(this.#tail) > this.maxBytes) {
+    if (this.#bytes + bytes + this.#tailBytes > this.maxBytes) {
       if (this.#urls === 0) {
         this.#fail(
           `needs ${bytes} bytes, so no document of at most ${this.maxBytes} bytes can hold it`,
@@ -117,7 +120,7 @@ export class DocumentWriter<E> {
   close(): string {
     this.#expect('open', 'close');
     this.#state = 'closed';
-    this.#bytes += utf8Length(this.#tail);
+    this.#bytes += this.#tailBytes;
     return this.#tail;
   }
 

@@ -37,8 +37,16 @@ export class TempFiles {
     gzip: boolean,
   ): Promise<void> {
     const file = createWriteStream(temp, { flags: 'wx', flush: true });
-    if (gzip) await pipeline(chunks, createGzip(), file);
-    else await pipeline(chunks, file);
+    try {
+      if (gzip) await pipeline(chunks, createGzip(), file);
+      else await pipeline(chunks, file);
+    } catch (error) {
+      // A stream destroyed while its file is still being opened creates the file after the
+      // failure is reported: wait for it to close, or removing the temporary file could come
+      // first and leave it behind (seen under load, when the entries fail at once).
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
+      throw error;
+    }
   }
 
   /**

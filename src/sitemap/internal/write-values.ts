@@ -1,5 +1,5 @@
 import { forbiddenXmlChar } from '../../shared/xml/xml-escape.ts';
-import { isNormalDatetime } from './normal-datetime.ts';
+import { daysInMonth, isNormalDatetime } from './normal-datetime.ts';
 import { MAX_URL_LENGTH } from './protocol-limits.ts';
 
 /** Throws for the entry being written; the message names the field and the problem. */
@@ -117,11 +117,6 @@ export function normalizeDatetime(
     return { problem: 'has a time zone outside ±14:00' };
   }
   return { value: `${y}-${mo}-${d}T${hh}:${mm}:${ss ?? '00'}${fraction}${zone.toUpperCase()}` };
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** A decimal in [min, max], written the way `xsd:decimal` reads it (never with an exponent). */
