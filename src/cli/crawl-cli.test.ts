@@ -205,7 +205,7 @@ describe('waymark crawl --serve', () => {
     try {
       const response = await site(new Request('http://127.0.0.1/sitemap.xml'));
       const { entries } = await readSitemap(await response.text());
-      listed = entries.map((entry) => new URL(entry.loc).pathname).sort();
+      listed = entries.map((entry) => `${new URL(entry.loc).pathname} ${entry.lastmod}`).sort();
     } finally {
       await site.close();
     }
@@ -216,16 +216,23 @@ describe('waymark crawl --serve', () => {
       '--serve',
       EXAMPLE_ROOT,
       '--format',
-      'text',
+      'json',
       '-q',
     ]);
     assert.equal(result.code, 0, result.stderr);
-    const urls = result.stdout.trim().split('\n');
+    const found = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { loc: string; lastmod?: string });
     assert.ok(
-      urls.every((url) => url.startsWith('http://127.0.0.1:')),
+      found.every((entry) => entry.loc.startsWith('http://127.0.0.1:')),
       result.stdout,
     );
-    assert.deepEqual(urls.map((url) => new URL(url).pathname).sort(), listed);
+    // The same pages with the same lastmod: the crawler reads the pages' Last-Modified.
+    assert.deepEqual(
+      found.map((entry) => `${new URL(entry.loc).pathname} ${entry.lastmod}`).sort(),
+      listed,
+    );
   });
 
   test('takes no URL beside it, and refuses a root that is not there', async () => {

@@ -68,7 +68,10 @@ export async function documentResponse(
     },
     (href) => resolveLink(state, entry, href),
   );
-  return html(page, head, extra);
+  // The same time the sitemap gives as the page's lastmod: a crawler reading Last-Modified
+  // (waymark crawl does) lists the page with the sitemap's date.
+  const lastModified = new Date(entry.page.lastModified).toUTCString();
+  return html(page, head, { 'last-modified': lastModified, ...extra });
 }
 
 /**
