@@ -1,5 +1,6 @@
+import { printable } from '../shared/printable.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
-import { escapeHtml, isLinkable, printable, quietJson } from './internal/safe-output.ts';
+import { escapeHtml, isLinkable, quietJson } from './internal/safe-output.ts';
 import type { NavmapNode, NavmapTree, NavmapVariant } from './types.ts';
 
 /** The output formats of {@link renderNavmap}. */

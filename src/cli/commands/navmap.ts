@@ -10,6 +10,7 @@ import {
   parseNavmap,
   renderNavmap,
 } from '../../navmap/index.ts';
+import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { displayName, readInput } from '../internal/input.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
@@ -153,24 +154,6 @@ function notFound(page: string, steps: readonly NavmapDiscoveryStep[]): string {
       `  ${s.step}. ${STEP_NAMES[s.via] ?? s.via}: ${s.outcome === 'skipped' ? 'skipped, ' : ''}${printable(s.detail)}`,
   );
   return `${NAME}: ${printable(page)} names no navigational sitemap (nothing else is guessed). Tried:\n${lines.join('\n')}\n`;
-}
-
-/**
- * Messages quote the page's headers and the sitemap's values: control characters (and bidi
- * controls) are shown as escapes so they cannot drive the terminal. The outline itself is
- * made safe by renderNavmap.
- */
-function printable(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => {
-      const code = c.charCodeAt(0);
-      return code < 0x100
-        ? `\\x${code.toString(16).padStart(2, '0')}`
-        : `\\u${code.toString(16).padStart(4, '0')}`;
-    },
-  );
 }
 
 function print(tree: NavmapTree, format: NavmapFormat, io: CliIo): number {

@@ -6,9 +6,9 @@
 import { encodingForLabel } from '../../shared/html/html-charset-label.ts';
 import {
   chooseEncoding,
-  type SitemapEncoding,
   SNIFF_BYTES,
   StreamDecoder,
+  type XmlEncoding,
 } from '../../shared/xml/text-decoding.ts';
 
 export interface DecodedText {
@@ -114,7 +114,7 @@ function checkedUnits(
   choice: ReturnType<typeof chooseEncoding>,
   head: Uint8Array,
   notes: ['warning' | 'info', string, string][],
-): SitemapEncoding {
+): XmlEncoding {
   const units = unitsOf(head);
   const sixteen = choice.encoding === 'utf-16le' || choice.encoding === 'utf-16be';
   const named = choice.source === 'http' ? 'the HTTP charset' : 'the declaration';

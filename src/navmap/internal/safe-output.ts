@@ -3,12 +3,9 @@
 // is forgiving): an ESC or a C1 CSI in a label printed raw would drive the user's terminal,
 // and bidi controls can make a line read differently from what it is.
 
-/** C0 and C1 controls, DEL, and the bidi and line-separator controls. */
-const UNSAFE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+import { codePointHex, UNSAFE_TO_SHOW } from '../../shared/printable.ts';
 
-/** The same without C0: `JSON.stringify` escapes those itself, and its own line breaks stay. */
+/** The unsafe characters without C0: `JSON.stringify` escapes those itself, and its own line breaks stay. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Schemes whose URLs may become a link in HTML output. */
@@ -23,23 +20,6 @@ const HTML_REFERENCES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-function hex(char: string, width: number): string {
-  return (char.codePointAt(0) ?? 0).toString(16).padStart(width, '0');
-}
-
-/**
- * The text with every control character shown as an escape (`\x1b`, `\u202e`), for a
- * terminal. Plain text is returned unchanged.
- *
- * @example
- * ```ts
- * printable('a\x1b[2Jb'); // 'a\\x1b[2Jb'
- * ```
- */
-export function printable(text: string): string {
-  return text.replace(UNSAFE, (c) => (c < '\u0100' ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
-}
-
 /**
  * JSON text with the controls `JSON.stringify` leaves raw (DEL, C1, bidi, U+2028/9) written
  * as `\u` escapes. They can only occur inside strings, so the JSON means the same.
@@ -50,7 +30,7 @@ export function printable(text: string): string {
  * ```
  */
 export function quietJson(json: string): string {
-  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${hex(c, 4)}`);
+  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${codePointHex(c, 4)}`);
 }
 
 /**
@@ -65,7 +45,7 @@ export function quietJson(json: string): string {
 export function escapeHtml(text: string): string {
   return text
     .replace(HTML_SPECIALS, (c) => HTML_REFERENCES[c] ?? c)
-    .replace(UNSAFE, (c) => `&#x${hex(c, 2).toUpperCase()};`);
+    .replace(UNSAFE_TO_SHOW, (c) => `&#x${codePointHex(c, 2).toUpperCase()};`);
 }
 
 /**

@@ -4,12 +4,12 @@
 // encoding needed except ISO-8859-1, which WHATWG maps to Windows-1252: that one is decoded
 // by hand, exactly.
 
-export type SitemapEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'iso-8859-1' | 'windows-1252';
+export type XmlEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'iso-8859-1' | 'windows-1252';
 
 /** How many leading bytes are enough to find a BOM and an XML declaration. */
 export const SNIFF_BYTES = 1024;
 
-const LABELS: Readonly<Record<string, SitemapEncoding>> = {
+const LABELS: Readonly<Record<string, XmlEncoding>> = {
   'utf-8': 'utf-8',
   utf8: 'utf-8',
   'us-ascii': 'utf-8',
@@ -27,7 +27,7 @@ const LABELS: Readonly<Record<string, SitemapEncoding>> = {
 };
 
 export interface EncodingChoice {
-  readonly encoding: SitemapEncoding;
+  readonly encoding: XmlEncoding;
   /** Bytes of BOM to skip. */
   readonly bomLength: number;
   /** Where the choice came from, for diagnostics. */
@@ -65,7 +65,7 @@ export function chooseEncoding(head: Uint8Array, contentType: string | undefined
   return { encoding: 'utf-8', bomLength: 0, source: 'default', unsupported };
 }
 
-function bom(encoding: SitemapEncoding, bomLength: number): EncodingChoice {
+function bom(encoding: XmlEncoding, bomLength: number): EncodingChoice {
   return { encoding, bomLength, source: 'bom', unsupported: null };
 }
 
@@ -93,13 +93,13 @@ function declaredEncoding(head: Uint8Array): string | null {
  * (U+FFFD for what cannot be read).
  */
 export class StreamDecoder {
-  readonly encoding: SitemapEncoding;
+  readonly encoding: XmlEncoding;
   /** Set once bytes were found that are not valid in the encoding. */
   invalid = false;
   #strict: TextDecoder | null;
   #lenient: TextDecoder | null;
 
-  constructor(encoding: SitemapEncoding) {
+  constructor(encoding: XmlEncoding) {
     this.encoding = encoding;
     this.#strict =
       encoding === 'utf-8' ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }) : null;
