@@ -31,6 +31,7 @@ import {
   verdict,
 } from './lib/crawl-report.ts';
 import { type SiteHandle, startSite } from './lib/crawl-site-server.ts';
+import { numberOption } from './lib/number-option.ts';
 import {
   formatDuration,
   formatNumber,
@@ -266,14 +267,6 @@ async function printErrors(on: SiteHandle, o: CrawlOutcome): Promise<void> {
     for (const line of await errorGroups(on, s.missed, true, EXAMPLES)) console.log(line);
   }
   if (s.duplicates > 0) console.log(`  listed twice or more: ${formatNumber(s.duplicates)}`);
-}
-
-function numberOption(flag: string, fallback: number): number {
-  const at = process.argv.indexOf(flag);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} takes a whole number`);
-  return value;
 }
 
 function packageVersion(name: string): string {

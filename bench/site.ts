@@ -14,6 +14,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { numberOption } from './lib/number-option.ts';
 import {
   buildServerScripts,
   type ServerScripts,
@@ -365,12 +366,4 @@ function printContent(content: ContentSummary): void {
 function loadLine(): string {
   const [one = 0, five = 0] = loadavg();
   return `${formatNumber(one, 2)} / ${formatNumber(five, 2)} (1 / 5 min)`;
-}
-
-function numberOption(flag: string, fallback: number): number {
-  const at = process.argv.indexOf(flag);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} takes a whole number`);
-  return value;
 }
