@@ -1,7 +1,7 @@
 // Google's own robots.txt test suites, read in place from ../shared/fixtures/robots/.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readFixtureJson } from '../test-support/fixtures.ts';
+import { needsFixtures, readFixtureJson } from '../test-support/fixtures.ts';
 import { isValidUserAgent, parseRobots, pathForMatching } from './index.ts';
 import { escapePattern } from './internal/escape-pattern.ts';
 
@@ -31,8 +31,9 @@ function bodyOf(c: { robotstxt: string | null; robotstxtBase64?: string }): stri
     : (c.robotstxt ?? '');
 }
 
-describe('google/robotstxt robots_test.cc matcher cases', () => {
-  const cases = readFixtureJson<MatcherCase[]>('robots/google-robotstxt-cases.json');
+const MATCHER_CASES = 'robots/google-robotstxt-cases.json';
+describe('google/robotstxt robots_test.cc matcher cases', needsFixtures(MATCHER_CASES), () => {
+  const cases = readFixtureJson<MatcherCase[]>(MATCHER_CASES);
   test('all 145 are present', () => assert.equal(cases.length, 145));
   for (const c of cases) {
     test(`${c.name} (robots_test.cc:${c.srcLine}) ${c.allowed ? 'allows' : 'disallows'} ${JSON.stringify(c.url).slice(0, 80)}`, () => {
@@ -43,8 +44,9 @@ describe('google/robotstxt robots_test.cc matcher cases', () => {
   }
 });
 
-describe('google/robotstxt-spec-test cases', () => {
-  const cases = readFixtureJson<SpecCase[]>('robots/google-spec-test-cases.json');
+const SPEC_CASES = 'robots/google-spec-test-cases.json';
+describe('google/robotstxt-spec-test cases', needsFixtures(SPEC_CASES), () => {
+  const cases = readFixtureJson<SpecCase[]>(SPEC_CASES);
   test('all 400 are present', () => assert.equal(cases.length, 400));
   for (const c of cases) {
     test(`${c.file} #${c.test} (${c.type}) ${c.userAgent} ${c.url}`, () => {
@@ -55,10 +57,12 @@ describe('google/robotstxt-spec-test cases', () => {
   }
 });
 
-describe('google/robotstxt user-agent validity', () => {
-  const cases = readFixtureJson<
-    { name: string; userAgent: string; valid: boolean; srcLine: number }[]
-  >('robots/google-robotstxt-ua-validity.json');
+const UA_CASES = 'robots/google-robotstxt-ua-validity.json';
+describe('google/robotstxt user-agent validity', needsFixtures(UA_CASES), () => {
+  const cases =
+    readFixtureJson<{ name: string; userAgent: string; valid: boolean; srcLine: number }[]>(
+      UA_CASES,
+    );
   for (const c of cases) {
     test(`${JSON.stringify(c.userAgent)} is ${c.valid ? 'valid' : 'invalid'} (robots_test.cc:${c.srcLine})`, () => {
       assert.equal(isValidUserAgent(c.userAgent), c.valid);
@@ -66,11 +70,12 @@ describe('google/robotstxt user-agent validity', () => {
   }
 });
 
-describe('google/robotstxt URL-to-path and pattern escaping', () => {
+const URL_CASES = 'robots/google-robotstxt-url-cases.json';
+describe('google/robotstxt URL-to-path and pattern escaping', needsFixtures(URL_CASES), () => {
   const data = readFixtureJson<{
     getPathParamsQuery: { url: string; path: string }[];
     maybeEscapePattern: { pattern: string; escaped: string }[];
-  }>('robots/google-robotstxt-url-cases.json');
+  }>(URL_CASES);
   for (const c of data.getPathParamsQuery) {
     test(`path of ${JSON.stringify(c.url)} is ${c.path}`, () =>
       assert.equal(pathForMatching(c.url), c.path));

@@ -2,7 +2,7 @@
 // in place from ../shared/fixtures/robots/. Bodies are fed as the exact bytes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readFixtureJson } from '../test-support/fixtures.ts';
+import { needsFixtures, readFixtureJson } from '../test-support/fixtures.ts';
 import { parseRobots, type RobotsLine, scanRobots } from './index.ts';
 
 interface ExpectLine {
@@ -50,10 +50,9 @@ function googleView(line: RobotsLine): ExpectLine {
   };
 }
 
-describe('google/robotstxt parse and line-report cases', () => {
-  const { cases } = readFixtureJson<{ cases: ParseCase[] }>(
-    'robots/google-robotstxt-parse-cases.json',
-  );
+const PARSE_CASES = 'robots/google-robotstxt-parse-cases.json';
+describe('google/robotstxt parse and line-report cases', needsFixtures(PARSE_CASES), () => {
+  const { cases } = readFixtureJson<{ cases: ParseCase[] }>(PARSE_CASES);
   test('all 16 are present', () => assert.equal(cases.length, 16));
   for (const c of cases) {
     test(c.name, () => {

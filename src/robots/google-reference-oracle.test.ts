@@ -2,7 +2,7 @@
 // expectations, or its verdicts in the property tests mean nothing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readFixtureJson } from '../test-support/fixtures.ts';
+import { needsFixtures, readFixtureJson } from '../test-support/fixtures.ts';
 import {
   googleEscapePattern,
   googlePathParamsQuery,
@@ -10,7 +10,13 @@ import {
   googleReferenceEvents,
 } from '../test-support/google-reference-matcher.ts';
 
-describe('reference oracle (google-reference-matcher.ts)', () => {
+const needs = needsFixtures(
+  'robots/google-robotstxt-cases.json',
+  'robots/google-spec-test-cases.json',
+  'robots/google-robotstxt-parse-cases.json',
+  'robots/google-robotstxt-url-cases.json',
+);
+describe('reference oracle (google-reference-matcher.ts)', needs, () => {
   test("agrees with robots_test.cc's 145 cases", () => {
     const cases = readFixtureJson<
       { robotstxt: string; userAgent: string; url: string; allowed: boolean }[]

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fixturePath } from '../test-support/fixtures.ts';
+import { fixturePath, needsFixtures } from '../test-support/fixtures.ts';
 import {
   type GoogleParseEvent,
   googleReferenceDecide,
@@ -63,7 +63,7 @@ function derivedPaths(events: readonly GoogleParseEvent[]): string[] {
   return [...paths];
 }
 
-describe('real-world robots.txt corpus', () => {
+describe('real-world robots.txt corpus', needsFixtures('robots/corpus/files'), () => {
   const corpus = readCorpus();
 
   test('holds 2,000 files', () => assert.equal(corpus.length, 2000));

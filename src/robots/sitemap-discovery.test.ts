@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fixturePath, readFixtureJson } from '../test-support/fixtures.ts';
+import { fixturePath, needsFixtures, readFixtureJson } from '../test-support/fixtures.ts';
 import { parseRobots } from './index.ts';
 
 interface SitemapCase {
@@ -14,8 +14,9 @@ interface SitemapCase {
   expected_sitemaps?: string[];
 }
 
-describe('Sitemap lines in real robots.txt files', () => {
-  const { cases } = readFixtureJson<{ cases: SitemapCase[] }>('sitemaps/cases/cases.json');
+const CASES = 'sitemaps/cases/cases.json';
+describe('Sitemap lines in real robots.txt files', needsFixtures(CASES), () => {
+  const { cases } = readFixtureJson<{ cases: SitemapCase[] }>(CASES);
   const robotsCases = cases.filter((c) => c.kind === 'robots');
   test('the fixture has robots.txt cases', () => assert.ok(robotsCases.length >= 6));
   for (const c of robotsCases) {

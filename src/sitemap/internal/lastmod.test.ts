@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { readFixtureJson } from '../../test-support/fixtures.ts';
+import { needsFixtures, readFixtureJson } from '../../test-support/fixtures.ts';
 import type { LastmodReading } from './lastmod.ts';
 import { readLastmod } from './lastmod.ts';
 
@@ -55,8 +55,9 @@ describe('readLastmod table', () => {
   }
 });
 
-describe('readLastmod on the shared own-lastmod-forms fixture', () => {
-  const { cases } = readFixtureJson<{ cases: FixtureCase[] }>('sitemaps/cases/cases.json');
+const CASES = 'sitemaps/cases/cases.json';
+describe('readLastmod on the shared own-lastmod-forms fixture', needsFixtures(CASES), () => {
+  const { cases } = readFixtureJson<{ cases: FixtureCase[] }>(CASES);
   const rows = cases.find((c) => c.id === 'own-lastmod-forms')?.lastmod_table ?? [];
 
   // The fixture marks these W3C-invalid; this is what our policy reads them as.

@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import type { TestContext } from 'node:test';
 import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
-import { fixturePath } from '../../test-support/fixtures.ts';
+import { fixturePath, needsFixtures } from '../../test-support/fixtures.ts';
 
 /** Which official schema a document is checked against. */
 export type SitemapSchema = 'urlset' | 'urlset-extensions' | 'index';
@@ -21,6 +23,14 @@ const IMPORTED = [
   'xhtml1-strict.xsd',
   'xml.xsd',
 ];
+
+/** Every schema file `validateSitemap` may read, as paths for `needsFixtures`. */
+export const SCHEMA_FIXTURES = [...new Set([...Object.values(ROOT), ...IMPORTED])].map(
+  (name) => `sitemaps/xsd/${name}`,
+);
+
+/** Options for a test that calls `validateSitemap`: skipped where the schemas are missing. */
+export const needsSchemas = (): { skip?: string } => needsFixtures(...SCHEMA_FIXTURES);
 
 // Read in place from ../shared/fixtures (never copied), once per test process.
 const files = new Map<string, XMLFileInfo>();
@@ -47,4 +57,19 @@ export async function validateSitemap(xml: string, schema: SitemapSchema): Promi
     preload: schema === 'urlset-extensions' ? IMPORTED.map(schemaFile) : [],
   });
   return { valid: result.valid, errors: result.errors.map((error) => error.rawMessage) };
+}
+
+/**
+ * Asserts that `xml` is valid against the official schema, in a subtest of `t` that is
+ * skipped where the schemas are missing: the rest of the calling test still runs.
+ */
+export async function assertValidSitemap(
+  t: TestContext,
+  xml: string,
+  schema: SitemapSchema,
+): Promise<void> {
+  await t.test(`valid against the official XSD (${schema})`, needsSchemas(), async () => {
+    const check = await validateSitemap(xml, schema);
+    assert.ok(check.valid, check.errors.join('\n'));
+  });
 }
