@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -64,7 +75,6 @@ describe('one file or parts and an index', () => {
 
   // maxUrls 3: a part is closed at exactly 3 URLs, and no empty part follows.
   const SPLITS: [count: number, parts: number[]][] = [
-    [0, [0]],
     [1, [1]],
     [3, [3]],
     [4, [3, 1]],
@@ -238,6 +248,45 @@ describe('atomic files', () => {
       assert.deepEqual(await readdir(dir), ['sitemap.xml']);
     });
   }
+
+  test('no entries: refused, and the old sitemap stays (an empty urlset is invalid)', async () => {
+    const dir = await freshDir();
+    await writeFile(join(dir, 'sitemap.xml'), OLD);
+    await assert.rejects(writeSitemaps(slowly([]), { dir, baseUrl: BASE }), {
+      code: 'invalid-argument',
+      message: /there are no entries .*no file was changed/,
+    });
+    assert.deepEqual(await tree(dir), { 'sitemap.xml': OLD });
+  });
+
+  test('a symbolic link is written through, and the old mode is kept', async () => {
+    const dir = await freshDir();
+    const real = join(dir, 'real');
+    await mkdir(real);
+    await writeFile(join(real, 'sitemap.xml'), OLD, { mode: 0o640 });
+    const out = join(dir, 'out');
+    await mkdir(out);
+    await symlink(join(real, 'sitemap.xml'), join(out, 'sitemap.xml'));
+    await writeSitemaps(pages(2), { dir: out, baseUrl: BASE });
+    assert.ok((await lstat(join(out, 'sitemap.xml'))).isSymbolicLink(), 'the link stays');
+    assert.deepEqual(
+      locs(await readFile(join(real, 'sitemap.xml'), 'utf8')),
+      locs(formatUrlset(pages(2))),
+    );
+    assert.equal((await stat(join(real, 'sitemap.xml'))).mode & 0o777, 0o640);
+    assert.deepEqual((await readdir(real)).sort(), ['sitemap.xml']);
+  });
+
+  test('a FIFO under a final name is refused before anything is renamed', async () => {
+    const dir = await freshDir();
+    execFileSync('mkfifo', [join(dir, 'sitemap.xml')]);
+    await assert.rejects(writeSitemaps(pages(2), { dir, baseUrl: BASE }), {
+      code: 'io-failed',
+      message: /sitemap\.xml is a FIFO \(named pipe\), not a regular file/,
+    });
+    assert.ok((await lstat(join(dir, 'sitemap.xml'))).isFIFO());
+    assert.deepEqual(await readdir(dir), ['sitemap.xml']);
+  });
 
   test('an earlier split run stays intact when the next run fails', async () => {
     const dir = await freshDir();

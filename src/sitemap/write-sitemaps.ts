@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { AtomicFile } from '../shared/files/atomic-file.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import {
   MAX_SITEMAP_URLS,
@@ -6,7 +7,7 @@ import {
   type UrlsetOptions,
   UrlsetWriter,
 } from './format-sitemap.ts';
-import { io, ioError, removeEmptyDirectories, TempFiles } from './internal/write-file-io.ts';
+import { io, removeEmptyDirectories } from './internal/write-file-io.ts';
 import { type FilePlan, planFiles, removeStale } from './internal/write-file-plan.ts';
 import type { SitemapUrl } from './types.ts';
 
@@ -55,11 +56,14 @@ const CHUNK_CHARS = 16 * 1024;
  * `maxUrls` or `maxBytes` (closing tag counted). Entries are checked as by
  * {@link UrlsetWriter}; the `extensions` option must name every extension they use.
  *
- * Every file is written under a temporary name in its final directory and renamed only
- * once all files are complete, parts before the index. If the entries throw, an entry is
- * invalid or writing fails, the temporary files are removed, the entries' iterator is
- * closed, and no file under a final name has changed. I/O failures throw a `WaymarkError`
- * with code `io-failed`; errors thrown by the entries' iterator are passed on as they are.
+ * Every file is written under a temporary name in its final directory, flushed to disk and
+ * renamed only once all files are complete, parts before the index. If the entries throw,
+ * an entry is invalid, there are no entries at all, or writing fails, the temporary files
+ * are removed, the entries' iterator is closed, and no file under a final name has changed.
+ * A final name that is a symbolic link is written through; an existing file keeps its
+ * mode; a directory, device, FIFO or socket under a final name is refused. I/O failures
+ * throw a `WaymarkError` with code `io-failed`; errors thrown by the entries' iterator are
+ * passed on as they are.
  *
  * @example
  * ```ts
@@ -74,10 +78,11 @@ export async function writeSitemaps(
   const plan = planFiles(options);
   new UrlsetWriter(options); // checks the document options, also before touching the disk
   const source = new EntrySource(entries);
-  const temps = new TempFiles();
   const createdDir = await io(`create ${plan.dir}`, () => mkdir(plan.dir, { recursive: true }));
   let createdPartsDir: string | undefined;
-  const parts: string[] = [];
+  // One atomic file per URL set, in order; each renamed into place only at the end.
+  const parts: AtomicFile[] = [];
+  let index: AtomicFile | null = null;
   try {
     do {
       if (parts.length === MAX_SITEMAP_URLS) {
@@ -91,37 +96,32 @@ export async function writeSitemaps(
         createdPartsDir = await io(`create ${plan.partsPath}`, () =>
           mkdir(plan.partsPath, { recursive: true }),
         );
-        const first = parts[0] as string;
-        parts[0] = await io(`move ${first}`, () => temps.move(first, plan.partFile(1)));
+        await (parts[0] as AtomicFile).retarget(plan.partFile(1));
       }
-      const finalPath = parts.length === 0 ? plan.single : plan.partFile(parts.length + 1);
-      const temp = temps.reserve(finalPath);
-      parts.push(temp);
-      try {
-        await temps.write(temp, source.part(new UrlsetWriter(options)), plan.gzip);
-      } catch (error) {
-        // What the entries' iterator threw is the caller's own error: pass it on unchanged.
-        throw source.failed ? error : ioError(`write ${finalPath}`, error);
+      const file = await AtomicFile.open(
+        parts.length === 0 ? plan.single : plan.partFile(parts.length + 1),
+      );
+      parts.push(file);
+      await file.write(source.part(new UrlsetWriter(options)), { gzip: plan.gzip });
+      if (source.urls === 0) {
+        // The schema wants at least one <url>, and an empty file must not replace a good one.
+        throw new WaymarkError(
+          'invalid-argument',
+          'cannot write sitemaps: there are no entries (a sitemap lists at least one URL); no file was changed',
+        );
       }
     } while (!source.done);
 
     const split = parts.length > 1;
-    const indexTemp = split ? temps.reserve(plan.index) : null;
-    if (indexTemp !== null) {
+    if (split) {
+      index = await AtomicFile.open(plan.index);
       const writer = new SitemapIndexWriter(options.pretty === true ? { pretty: true } : {});
-      await io(`write ${plan.index}`, () =>
-        temps.write(indexTemp, indexChunks(writer, plan, parts.length), false),
-      );
+      await index.write(indexChunks(writer, plan, parts.length));
     }
     // Parts first, the index last: a crawler reading the new index finds every part.
+    for (const file of parts) await file.commit();
+    await index?.commit();
     const files = split ? parts.map((_, i) => plan.partFile(i + 1)) : [plan.single];
-    for (const [i, temp] of parts.entries()) {
-      const finalPath = files[i] as string;
-      await io(`rename to ${finalPath}`, () => temps.commit(temp, finalPath));
-    }
-    if (indexTemp !== null) {
-      await io(`rename to ${plan.index}`, () => temps.commit(indexTemp, plan.index));
-    }
     if (options.removeStale !== false) {
       await removeStale(plan, new Set(split ? [...files, plan.index] : files));
     }
@@ -133,7 +133,7 @@ export async function writeSitemaps(
     };
   } catch (error) {
     await source.close();
-    await temps.removeAll();
+    await Promise.all([...parts, ...(index === null ? [] : [index])].map((f) => f.discard()));
     if (createdPartsDir !== undefined) {
       await removeEmptyDirectories(plan.partsPath, createdPartsDir);
     }

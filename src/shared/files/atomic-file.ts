@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, type FileHandle, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { isWaymarkError, WaymarkError } from '../waymark-error.ts';
+import { type OutputTarget, resolveOutputTarget } from './output-target.ts';
+
+/** The temporary name of a write to `target`: hidden, in its folder, with the writer's pid. */
+function temporaryPath(target: string): string {
+  return join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
+  );
+}
+
+/** `.<name>.<pid>-<hex>.tmp`, or `.<name>.<hex>.tmp` as written before the pid was added. */
+const TEMPORARY_NAME = /^\.(.+)\.(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
+
+/**
+ * One file written atomically: into a temporary file beside its target, flushed to disk,
+ * then renamed over the target, and the folder flushed so the rename survives a power loss
+ * too. Until {@link commit} the target is untouched; {@link discard} removes the
+ * temporary file. The target is resolved first (see {@link resolveOutputTarget}): a
+ * symbolic link is written through, the old file's mode (and owner, where permitted) is
+ * kept, and a directory, device, FIFO or socket is refused before anything is written.
+ * Temporary files that killed writes left beside the target are removed when it opens.
+ */
+export class AtomicFile {
+  #target: OutputTarget;
+  #temporary: string;
+  #state: 'open' | 'written' | 'done' = 'open';
+
+  private constructor(target: OutputTarget, temporary: string) {
+    this.#target = target;
+    this.#temporary = temporary;
+  }
+
+  /** Starts a write of `path` (nothing is created until {@link write}). */
+  static async open(path: string): Promise<AtomicFile> {
+    const target = await resolveOutputTarget(path);
+    await removeLeftovers(target.path);
+    return new AtomicFile(target, temporaryPath(target.path));
+  }
+
+  /** The file the commit replaces (after symbolic links). */
+  get target(): string {
+    return this.#target.path;
+  }
+
+  /**
+   * Streams `chunks` into the temporary file, through gzip when asked, with backpressure,
+   * and flushes it to disk. Throws a `WaymarkError` (`io-failed`) on a system error;
+   * whatever `chunks` throws is passed on as it is.
+   */
+  async write(
+    chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+    options: { readonly gzip?: boolean } = {},
+  ): Promise<void> {
+    if (this.#state !== 'open') throw new WaymarkError('invalid-argument', 'written already');
+    this.#state = 'written';
+    const handle = await this.#step('create', () =>
+      open(
+        this.#temporary,
+        constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY,
+        this.#target.mode ?? 0o666,
+      ),
+    );
+    // What the caller's chunks throw is theirs, passed on unchanged (even a system error).
+    let sourceFailed = false;
+    async function* source(): AsyncGenerator<string | Uint8Array> {
+      try {
+        yield* chunks;
+      } catch (error) {
+        sourceFailed = true;
+        throw error;
+      }
+    }
+    try {
+      await this.#keepOwnership(handle);
+      const sink = async (data: AsyncIterable<string | Uint8Array>): Promise<void> => {
+        // writeFile, unlike write, loops until the whole chunk is written.
+        for await (const chunk of data) await handle.writeFile(chunk);
+      };
+      try {
+        if (options.gzip === true) await pipeline(source(), createGzip(), sink);
+        else await pipeline(source(), sink);
+      } catch (error) {
+        throw sourceFailed ? error : asIoError(`write ${this.#target.path}`, error);
+      }
+      await this.#step('flush', () => handle.sync());
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  /**
+   * Moves the written temporary file so that it will replace `path` instead (another
+   * folder: copied when that is on another file system).
+   */
+  async retarget(path: string): Promise<void> {
+    const target = await resolveOutputTarget(path);
+    await removeLeftovers(target.path);
+    const temporary = temporaryPath(target.path);
+    await this.#step('move', async () => {
+      try {
+        await rename(this.#temporary, temporary);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await copyFile(this.#temporary, temporary, constants.COPYFILE_EXCL);
+        await rm(this.#temporary, { force: true });
+      }
+    });
+    this.#target = target;
+    this.#temporary = temporary;
+  }
+
+  /**
+   * Checks the target once more (it may have been replaced by a directory or a FIFO since
+   * the write began), renames the temporary file over it, and flushes the folder.
+   */
+  async commit(): Promise<void> {
+    if (this.#state !== 'written') throw new WaymarkError('invalid-argument', 'nothing written');
+    const now = await resolveOutputTarget(this.#target.path);
+    if (now.path !== this.#target.path) {
+      throw new WaymarkError(
+        'io-failed',
+        `cannot write ${this.#target.path}: it became a link to ${now.path} while it was written`,
+      );
+    }
+    await this.#step('rename', () => rename(this.#temporary, this.#target.path));
+    this.#state = 'done';
+    await syncFolder(dirname(this.#target.path));
+  }
+
+  /** Removes the temporary file, if any; the target stays as it was. Never throws. */
+  async discard(): Promise<void> {
+    if (this.#state === 'done') return;
+    this.#state = 'done';
+    await rm(this.#temporary, { force: true }).catch(() => {});
+  }
+
+  /** The new file gets the old one's owner when the process may give it (it runs as root). */
+  async #keepOwnership(handle: FileHandle): Promise<void> {
+    const owner = this.#target.owner;
+    if (owner === null || process.getuid?.() !== 0) return;
+    await handle.chown(owner.uid, owner.gid).catch(() => {});
+  }
+
+  async #step<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw asIoError(`${what} ${this.#temporary} for ${this.#target.path}`, error);
+    }
+  }
+}
+
+/**
+ * Writes `chunks` to `path` atomically (see {@link AtomicFile}): on any failure the
+ * temporary file is removed and `path` is untouched.
+ *
+ * @example
+ * ```ts
+ * await writeFileAtomically('sitemap.xml', ['<?xml version="1.0"?>\n', body]);
+ * ```
+ */
+export async function writeFileAtomically(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  options: { readonly gzip?: boolean } = {},
+): Promise<void> {
+  const file = await AtomicFile.open(path);
+  try {
+    await file.write(chunks, options);
+    await file.commit();
+  } finally {
+    await file.discard();
+  }
+}
+
+/**
+ * Removes the temporary files that writes of `target` left when their process died: those
+ * whose pid is not running (and unnumbered ones from before pids were recorded). A live
+ * writer's file is left alone.
+ */
+async function removeLeftovers(target: string): Promise<void> {
+  const name = basename(target);
+  const names = await readdir(dirname(target)).catch(() => [] as string[]);
+  for (const entry of names) {
+    const match = TEMPORARY_NAME.exec(entry);
+    if (match === null || match[1] !== name) continue;
+    const pid = match[2] === undefined ? null : Number(match[2]);
+    if (pid !== null && (pid === process.pid || isRunning(pid))) continue;
+    await rm(join(dirname(target), entry), { force: true }).catch(() => {});
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Flushes a folder's entries (a rename in it) to disk; where that is not possible, skipped. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Some systems cannot open or flush a folder; the rename itself is still atomic.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** A system error as `io-failed` naming the step; waymark's own and the caller's errors as they are. */
+export function asIoError(step: string, error: unknown): unknown {
+  if (isWaymarkError(error) || !isSystemError(error)) return error;
+  return new WaymarkError('io-failed', `cannot ${step}: ${error.message}`, { cause: error });
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    'syscall' in error
+  );
+}
