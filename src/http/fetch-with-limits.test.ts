@@ -110,7 +110,7 @@ describe('fetchWithLimits: time cap', () => {
     const server = await serve(t, { '/stall': () => {} });
     await assert.rejects(
       fetchWithLimits(server.url('/stall'), { timeoutMs: 200 }),
-      waymarkError('io-failed', 'fetch timed out after 200 ms: ', server.url('/stall')),
+      waymarkError('timeout', 'fetch timed out after 200 ms: ', server.url('/stall')),
     );
   });
 
@@ -123,7 +123,7 @@ describe('fetchWithLimits: time cap', () => {
     });
     await assert.rejects(
       fetchWithLimits(server.url('/half'), { timeoutMs: 200 }),
-      waymarkError('io-failed', 'fetch timed out after 200 ms: ', server.url('/half')),
+      waymarkError('timeout', 'fetch timed out after 200 ms: ', server.url('/half')),
     );
   });
 
@@ -131,7 +131,7 @@ describe('fetchWithLimits: time cap', () => {
     const server = await serve(t, { '/go': redirect(302, '/stall'), '/stall': () => {} });
     await assert.rejects(
       fetchWithLimits(server.url('/go'), { timeoutMs: 200 }),
-      waymarkError('io-failed', `${server.url('/stall')} (redirected from ${server.url('/go')})`),
+      waymarkError('timeout', `${server.url('/stall')} (redirected from ${server.url('/go')})`),
     );
   });
 });
@@ -142,7 +142,7 @@ describe('fetchWithLimits: size cap', () => {
     const server = await serve(t, { '/huge': endless.route });
     await assert.rejects(
       fetchWithLimits(server.url('/huge'), { maxBytes: 100 * 1024 }),
-      waymarkError('io-failed', 'response larger than 100 KiB: ', server.url('/huge')),
+      waymarkError('too-large', 'response larger than 100 KiB: ', server.url('/huge')),
     );
     assert.equal(await endless.closed, false);
   });
@@ -152,7 +152,7 @@ describe('fetchWithLimits: size cap', () => {
     const server = await serve(t, { '/huge': endless.route });
     await assert.rejects(
       fetchWithLimits(server.url('/huge')),
-      waymarkError('io-failed', 'response larger than 10 MiB: '),
+      waymarkError('too-large', 'response larger than 10 MiB: '),
     );
   });
 
@@ -162,7 +162,7 @@ describe('fetchWithLimits: size cap', () => {
     assert.equal(text(response.body), '0123456789');
     await assert.rejects(
       fetchWithLimits(server.url('/ten'), { maxBytes: 9 }),
-      waymarkError('io-failed', 'response larger than 9 bytes: '),
+      waymarkError('too-large', 'response larger than 9 bytes: '),
     );
   });
 
@@ -174,7 +174,7 @@ describe('fetchWithLimits: size cap', () => {
     });
     await assert.rejects(
       fetchWithLimits(server.url('/bomb'), { maxBytes: 1024 * 1024 }),
-      waymarkError('io-failed', 'response larger than 1 MiB: ', server.url('/bomb')),
+      waymarkError('too-large', 'response larger than 1 MiB: ', server.url('/bomb')),
     );
   });
 
@@ -187,7 +187,7 @@ describe('fetchWithLimits: size cap', () => {
     });
     await assert.rejects(
       fetchWithLimits(server.url('/declared'), { maxBytes: 1000 }),
-      waymarkError('io-failed', 'response larger than 1000 bytes: '),
+      waymarkError('too-large', 'response larger than 1000 bytes: '),
     );
   });
 });
@@ -239,7 +239,7 @@ describe('fetchWithLimits: redirects', () => {
     });
     await assert.rejects(
       fetchWithLimits(server.url('/ping')),
-      waymarkError('io-failed', /^redirect loop: /, server.url('/ping')),
+      waymarkError('redirect-limit', /^redirect loop: /, server.url('/ping')),
     );
     assert.equal(server.requests.length, 2);
   });
@@ -253,16 +253,16 @@ describe('fetchWithLimits: redirects', () => {
     });
     await assert.rejects(
       fetchWithLimits(server.url('/hop?n=0'), { maxRedirects: 3 }),
-      waymarkError('io-failed', 'too many redirects (more than 3): ', server.url('/hop?n=0')),
+      waymarkError('redirect-limit', 'too many redirects (more than 3): ', server.url('/hop?n=0')),
     );
     assert.equal(server.requests.length, 4);
     await assert.rejects(
       fetchWithLimits(server.url('/hop?n=0')),
-      waymarkError('io-failed', 'too many redirects (more than 10): '),
+      waymarkError('redirect-limit', 'too many redirects (more than 10): '),
     );
     await assert.rejects(
       fetchWithLimits(server.url('/hop?n=0'), { maxRedirects: 0 }),
-      waymarkError('io-failed', 'too many redirects (more than 0): '),
+      waymarkError('redirect-limit', 'too many redirects (more than 0): '),
     );
   });
 
@@ -285,7 +285,7 @@ describe('fetchWithLimits: redirects', () => {
     const server = await serve(t, { '/ftp': redirect(301, 'ftp://127.0.0.1/file') });
     await assert.rejects(
       fetchWithLimits(server.url('/ftp')),
-      waymarkError('io-failed', 'redirect to a non-http(s) URL (ftp://127.0.0.1/file)'),
+      waymarkError('network', 'redirect to a non-http(s) URL (ftp://127.0.0.1/file)'),
     );
   });
 });
@@ -297,7 +297,7 @@ describe('fetchWithLimits: failures and cancellation', () => {
     await closed.close();
     await assert.rejects(
       fetchWithLimits(url),
-      waymarkError('io-failed', /^network error: /, url, 'ECONNREFUSED'),
+      waymarkError('network', /^network error: /, url, 'ECONNREFUSED'),
     );
   });
 
@@ -400,7 +400,7 @@ describe('fetchWithLimits: injected fetch', () => {
     const { fetch } = fakeFetch({ 'http://a.test/': () => new Response(body.stream) });
     await assert.rejects(
       fetchWithLimits('http://a.test/', { fetch, maxBytes: 2500 }),
-      waymarkError('io-failed', 'response larger than 2500 bytes: http://a.test/'),
+      waymarkError('too-large', 'response larger than 2500 bytes: http://a.test/'),
     );
     assert.equal(body.state.cancelled, true);
   });
@@ -409,7 +409,7 @@ describe('fetchWithLimits: injected fetch', () => {
     const { fetch } = fakeFetch({ 'http://a.test/': () => new Promise<Response>(() => {}) });
     await assert.rejects(
       fetchWithLimits('http://a.test/', { fetch, timeoutMs: 50 }),
-      waymarkError('io-failed', 'fetch timed out after 50 ms: http://a.test/'),
+      waymarkError('timeout', 'fetch timed out after 50 ms: http://a.test/'),
     );
   });
 
@@ -418,7 +418,7 @@ describe('fetchWithLimits: injected fetch', () => {
     const { fetch } = fakeFetch({ 'http://a.test/': () => new Response(stalled) });
     await assert.rejects(
       fetchWithLimits('http://a.test/', { fetch, timeoutMs: 50 }),
-      waymarkError('io-failed', 'fetch timed out after 50 ms: '),
+      waymarkError('timeout', 'fetch timed out after 50 ms: '),
     );
   });
 
@@ -428,7 +428,7 @@ describe('fetchWithLimits: injected fetch', () => {
       throw cause;
     };
     await assert.rejects(fetchWithLimits('http://a.test/', { fetch }), (error) => {
-      waymarkError('io-failed', 'network error: http://a.test/ (socket hang up)')(error);
+      waymarkError('network', 'network error: http://a.test/ (socket hang up)')(error);
       assert.equal((error as Error).cause, cause);
       return true;
     });
@@ -443,13 +443,13 @@ describe('fetchWithLimits: injected fetch', () => {
     await assert.rejects(
       fetchWithLimits('http://a.test/self', { fetch }),
       waymarkError(
-        'io-failed',
+        'redirect-limit',
         'redirect loop: http://a.test/self leads back to http://a.test/self',
       ),
     );
     await assert.rejects(
       fetchWithLimits('http://a.test/bad', { fetch }),
-      waymarkError('io-failed', 'redirect to an invalid Location (http://[::1): http://a.test/bad'),
+      waymarkError('network', 'redirect to an invalid Location (http://[::1): http://a.test/bad'),
     );
   });
 });
@@ -518,7 +518,7 @@ describe('openWithLimits', () => {
         async () => {
           for await (const _ of response.body);
         },
-        waymarkError('io-failed', 'response larger than 64 KiB: ', server.url(path)),
+        waymarkError('too-large', 'response larger than 64 KiB: ', server.url(path)),
       );
     }
     assert.equal(await endless.closed, false);
@@ -537,7 +537,7 @@ describe('openWithLimits', () => {
       async () => {
         for await (const chunk of response.body) chunks.push(text(chunk));
       },
-      waymarkError('io-failed', 'fetch timed out after 200 ms: '),
+      waymarkError('timeout', 'fetch timed out after 200 ms: '),
     );
     assert.deepEqual(chunks, ['the first half']);
   });

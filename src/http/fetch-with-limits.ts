@@ -1,4 +1,5 @@
 import { WaymarkError } from '../shared/waymark-error.ts';
+import { checkLiteralHost, publicOnlyFetch } from './internal/address-checked-fetch.ts';
 import { Deadline } from './internal/deadline.ts';
 import { LimitedBody } from './internal/limited-body.ts';
 
@@ -45,6 +46,20 @@ export interface FetchLimitsOptions {
    * caller that checks each target itself (a crawler obeying robots.txt per URL).
    */
   readonly followRedirects?: boolean;
+  /**
+   * Connect only to public addresses (default false): for a service that fetches URLs its
+   * users give. Loopback, private (RFC 1918, unique local fc00::/7), link-local
+   * (169.254/16, fe80::/10), unspecified, carrier-grade NAT (100.64/10), multicast,
+   * documentation, benchmarking and reserved ranges are refused, also when written as
+   * IPv4-mapped IPv6, NAT64 or 6to4. The check is made on the address the connection goes
+   * to, after DNS, on every redirect hop, so a name that resolves to 127.0.0.1 (`localhost`,
+   * DNS rebinding) is refused too; a name with public and private addresses connects to a
+   * public one. A refused target throws `blocked-address`.
+   *
+   * Requests then go through waymark's own node:http(s) transport (no proxy), so this
+   * cannot be combined with `fetch` (`invalid-argument`).
+   */
+  readonly blockPrivateAddresses?: boolean;
 }
 
 /** What a fetch answered, whatever the status: a 404 or a 500 is a result, not an error. */
@@ -109,10 +124,13 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /**
  * GETs `url` and reads the whole body, within a time cap, a size cap and a redirect cap.
  * Redirects are followed one hop at a time, each visible in `redirects`. Any status is a
- * result. Throws a {@link WaymarkError} (`io-failed`) with the URL and the limit in its
- * message when the time or size cap is exceeded, on too many redirects or a redirect loop,
- * and on network failure; `invalid-argument` for a URL that is not http(s) or a bad option.
- * When `options.signal` fires, rejects with its reason.
+ * result. Throws a {@link WaymarkError} with the URL (and the limit) in its message, and a
+ * code to switch on: `timeout` when the time cap runs out, `too-large` when the body is
+ * over the size cap, `redirect-limit` on too many redirects or a redirect loop, `network`
+ * when the connection fails or a redirect's `Location` is invalid or not http(s) (a network
+ * error in the Fetch standard too), `blocked-address` when `blockPrivateAddresses` refuses
+ * the target; `invalid-argument` for a URL that is not http(s) or a bad option. When
+ * `options.signal` fires, rejects with its reason.
  *
  * @example
  * ```ts
@@ -165,7 +183,16 @@ export async function openWithLimits(
   const limits = readLimits(options);
   const start = requestUrl(url);
   const headers = requestHeaders(options.headers);
-  const fetchFunction: FetchFunction = options.fetch ?? globalThis.fetch;
+  const guard = options.blockPrivateAddresses === true;
+  if (guard && options.fetch !== undefined) {
+    throw new WaymarkError(
+      'invalid-argument',
+      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
+    );
+  }
+  const fetchFunction: FetchFunction = guard
+    ? publicOnlyFetch
+    : (options.fetch ?? globalThis.fetch);
   options.signal?.throwIfAborted();
   const deadline = new Deadline(limits.timeoutMs, options.signal);
   const redirects: string[] = [];
@@ -173,6 +200,7 @@ export async function openWithLimits(
   let current = start;
   try {
     for (;;) {
+      if (guard) checkLiteralHost(current);
       const response = await deadline.race(
         callFetch(fetchFunction, current, {
           method: 'GET',
@@ -201,11 +229,11 @@ export async function openWithLimits(
       const next = redirectTarget(location, current, start);
       redirects.push(current);
       if (seen.has(next)) {
-        throw new WaymarkError('io-failed', `redirect loop: ${start} leads back to ${next}`);
+        throw new WaymarkError('redirect-limit', `redirect loop: ${start} leads back to ${next}`);
       }
       if (redirects.length > limits.maxRedirects) {
         throw new WaymarkError(
-          'io-failed',
+          'redirect-limit',
           `too many redirects (more than ${limits.maxRedirects}): ${start}`,
         );
       }
@@ -268,15 +296,18 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
   }
 }
 
-/** Where a redirect from `current` leads, `location` resolved against it. */
+/**
+ * Where a redirect from `current` leads, `location` resolved against it. A Location that is
+ * not a URL or not http(s) is `network`, as the Fetch standard makes it a network error.
+ */
 function redirectTarget(location: string, current: string, start: string): string {
   const parsed = URL.parse(location, current);
   const where = describe(current, start);
   if (parsed === null) {
-    throw new WaymarkError('io-failed', `redirect to an invalid Location (${location}): ${where}`);
+    throw new WaymarkError('network', `redirect to an invalid Location (${location}): ${where}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new WaymarkError('io-failed', `redirect to a non-http(s) URL (${parsed.href}): ${where}`);
+    throw new WaymarkError('network', `redirect to a non-http(s) URL (${parsed.href}): ${where}`);
   }
   parsed.hash = '';
   return parsed.href;

@@ -21,3 +21,4 @@ export { canonicalHostOf, originOf, sameSite } from './origin.ts';
 export type { PathFilterOptions } from './path-filter.ts';
 export { pathFilter } from './path-filter.ts';
 export { isTrackingParam } from './tracking-params.ts';
+export { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from './url-length.ts';

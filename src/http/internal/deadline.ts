@@ -1,4 +1,5 @@
 import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
+import { BlockedAddressError } from './address-checked-fetch.ts';
 import { formatDuration } from './format-limit.ts';
 
 /** Why a {@link Deadline}'s signal fired. */
@@ -48,21 +49,30 @@ export class Deadline {
 
   /**
    * What to throw for `error`, raised while fetching `where`: the caller's own abort reason
-   * when their signal fired, a timeout error when the time ran out, a network error otherwise.
-   * A {@link WaymarkError} passes through unchanged.
+   * when their signal fired, `timeout` when the time ran out, `blocked-address` when the
+   * address policy refused the target, `network` otherwise. A {@link WaymarkError} passes
+   * through unchanged.
    */
   failure(error: unknown, where: string, phase: 'request' | 'body'): unknown {
     if (isWaymarkError(error)) return error;
     if (this.#kind === 'caller') return this.#callerSignal?.reason ?? error;
     if (this.#kind === 'timeout') {
       return new WaymarkError(
-        'io-failed',
+        'timeout',
         `fetch timed out after ${formatDuration(this.#timeoutMs)}: ${where}`,
         { cause: error },
       );
     }
+    const blocked = causeOfType(error, BlockedAddressError);
+    if (blocked !== null) {
+      return new WaymarkError(
+        'blocked-address',
+        `refused by blockPrivateAddresses: ${blocked.message}: ${where}`,
+        { cause: error },
+      );
+    }
     const during = phase === 'body' ? ' while reading the body' : '';
-    return new WaymarkError('io-failed', `network error${during}: ${where} (${detail(error)})`, {
+    return new WaymarkError('network', `network error${during}: ${where} (${detail(error)})`, {
       cause: error,
     });
   }
@@ -103,4 +113,17 @@ function detail(error: unknown): string {
     current = current.cause;
   }
   return message;
+}
+
+/** The first error in a cause chain that is an instance of `type`, or null. */
+function causeOfType<T extends Error>(
+  error: unknown,
+  type: abstract new (...args: never[]) => T,
+): T | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof type) return current;
+    current = current.cause;
+  }
+  return null;
 }

@@ -74,7 +74,7 @@ export class LimitedBody implements AsyncIterableIterator<Uint8Array, undefined>
 
   #tooLarge(): WaymarkError {
     return new WaymarkError(
-      'io-failed',
+      'too-large',
       `response larger than ${formatBytes(this.#maxBytes)}: ${this.#where}`,
     );
   }
