@@ -35,6 +35,7 @@ const EXPECTED: Record<string, string[]> = {
   './crawl': ['CRAWL_DEFAULTS', 'SqliteCrawlState', 'crawl', 'openSqliteCrawlState'],
   './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
   './navmap': [
+    'MAX_NAVMAP_BYTES',
     'MAX_NAVMAP_FILES',
     'NAVMAP_NS',
     'discoverNavmap',
@@ -58,8 +59,10 @@ const EXPECTED: Record<string, string[]> = {
     'validateAlias',
   ],
   './url': [
+    'MAX_REQUEST_URL_LENGTH',
     'canonicalHostOf',
     'isTrackingParam',
+    'isUrlTooLong',
     'normalizeUrl',
     'originOf',
     'pathFilter',

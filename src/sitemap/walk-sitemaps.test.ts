@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import { MAX_REQUEST_URL_LENGTH } from '../url/index.ts';
 import { type SitemapReport, walkSitemaps } from './index.ts';
 
 const urlset = (origin: string, paths: string[]) =>
@@ -216,5 +217,124 @@ describe('walkSitemaps requests the next sitemap while it reads a URL set', () =
       server.requests.slice(before).map((r) => r.path),
       ['/second.xml', '/third.xml'],
     );
+  });
+});
+
+describe('walkSitemaps: which sitemaps it reads', () => {
+  // Two servers are two origins (same address, other port): A is the site, B elsewhere.
+  let a: TestServer;
+  let b: TestServer;
+  const long = `/${'x'.repeat(MAX_REQUEST_URL_LENGTH)}.xml`;
+  before(async () => {
+    b = await startTestServer({
+      '/other.xml': (_, res) => res.writeHead(200, xml).end(urlset(b.origin, ['/b-page'])),
+      '/moved-index.xml': (_, res) =>
+        res.writeHead(200, xml).end(index(b.origin, ['/child.xml', '/other.xml'])),
+      '/child.xml': (_, res) => res.writeHead(200, xml).end(urlset(b.origin, ['/b-child'])),
+    });
+    a = await startTestServer({
+      '/index.xml': (_, res) =>
+        res
+          .writeHead(200, xml)
+          .end(
+            `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${a.url('/pages.xml')}</loc></sitemap><sitemap><loc>${b.url('/other.xml')}</loc></sitemap><sitemap><loc>${a.origin}${long}</loc></sitemap></sitemapindex>`,
+          ),
+      '/pages.xml': (_, res) => res.writeHead(200, xml).end(urlset(a.origin, ['/a-page'])),
+      '/moving.xml': (_, res) => res.writeHead(301, { location: b.url('/moved-index.xml') }).end(),
+    });
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  async function walk(urls: string[], options: Parameters<typeof walkSitemaps>[1] = {}) {
+    const reports: SitemapReport[] = [];
+    const locs: string[] = [];
+    for await (const { entry } of walkSitemaps(urls, {
+      ...options,
+      onSitemap: (r) => reports.push(r),
+    })) {
+      locs.push(entry.loc);
+    }
+    return { reports, locs };
+  }
+
+  test('a child on another origin than its index is skipped by default, and reported', async () => {
+    const beforeB = b.requests.length;
+    const { reports, locs } = await walk([a.url('/index.xml')]);
+    assert.deepEqual(locs, [a.url('/a-page')]);
+    const other = reports.find((r) => r.url === b.url('/other.xml'));
+    assert.equal(other?.skipCode, 'cross-origin');
+    assert.match(other?.skipped ?? '', /on another origin .* than the index that names it/);
+    assert.equal(b.requests.length, beforeB);
+  });
+
+  test('allowCrossOrigin reads it', async () => {
+    const { locs } = await walk([a.url('/index.xml')], { allowCrossOrigin: true });
+    assert.deepEqual(locs, [a.url('/a-page'), b.url('/b-page')]);
+  });
+
+  test('a sitemap given to the walk is read wherever it is', async () => {
+    const { locs } = await walk([a.url('/pages.xml'), b.url('/other.xml')]);
+    assert.deepEqual(locs, [a.url('/a-page'), b.url('/b-page')]);
+  });
+
+  test('an index that redirected: its children on the origin it answered from are read', async () => {
+    const { locs, reports } = await walk([a.url('/moving.xml')]);
+    assert.deepEqual(locs, [b.url('/b-child'), b.url('/b-page')]);
+    assert.ok(reports.every((r) => r.skipCode === null));
+  });
+
+  test('a sitemap URL longer than MAX_REQUEST_URL_LENGTH is skipped, not requested', async () => {
+    const { reports } = await walk([a.url('/index.xml')]);
+    const skipped = reports.find((r) => r.url.length > MAX_REQUEST_URL_LENGTH);
+    assert.equal(skipped?.skipCode, 'url-too-long');
+    assert.match(skipped?.skipped ?? '', /longer than 8192 characters/);
+    assert.ok(a.requests.every((r) => r.path.length < 1000));
+  });
+
+  test('checkSitemap decides before the request; a refusal is reported with its reason', async () => {
+    const seen: { url: string; parent: string | null; parentFinalUrl: string | null }[] = [];
+    const children = () => b.requests.filter((r) => r.path === '/child.xml').length;
+    const childrenBefore = children();
+    const { reports, locs } = await walk([a.url('/moving.xml')], {
+      checkSitemap: async ({ url, parent, parentFinalUrl }) => {
+        seen.push({ url, parent, parentFinalUrl });
+        return url.endsWith('/child.xml') ? 'not this one' : true;
+      },
+    });
+    assert.deepEqual(locs, [b.url('/b-page')]);
+    assert.deepEqual(seen[1], {
+      url: b.url('/child.xml'),
+      parent: a.url('/moving.xml'),
+      parentFinalUrl: b.url('/moved-index.xml'),
+    });
+    const refused = reports.find((r) => r.url === b.url('/child.xml'));
+    assert.equal(refused?.skipCode, 'refused');
+    assert.equal(refused?.skipped, 'not this one');
+    assert.equal(children(), childrenBefore);
+  });
+
+  test('skip codes: http-status, timeout, network, blocked-address', async (t) => {
+    const server = await startTestServer({ '/gone.xml': { status: 404 }, '/stall.xml': () => {} });
+    t.after(() => server.close());
+    const closed = await startTestServer({});
+    await closed.close();
+    const { reports } = await walk(
+      [server.url('/gone.xml'), server.url('/stall.xml'), closed.url('/x.xml')],
+      { timeoutMs: 200 },
+    );
+    assert.deepEqual(
+      reports.map((r) => r.skipCode),
+      ['http-status', 'timeout', 'network'],
+    );
+    await assert.rejects(walk([server.url('/gone.xml')], { blockPrivateAddresses: true, fetch }), {
+      name: 'WaymarkError',
+      code: 'invalid-argument',
+    });
+    const blocked = await walk([server.url('/gone.xml')], { blockPrivateAddresses: true });
+    assert.equal(blocked.reports[0]?.skipCode, 'blocked-address');
+    assert.equal(server.requests.filter((r) => r.path === '/gone.xml').length, 1);
   });
 });

@@ -1,5 +1,7 @@
 import { type FetchFunction, type OpenedResponse, openWithLimits } from '../http/index.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { isWaymarkError, WaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
+import { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from '../url/index.ts';
 import { parseSitemapBatches } from './read-sitemap.ts';
 import type { SitemapKind, SitemapUrl } from './types.ts';
 
@@ -26,10 +28,58 @@ export interface WalkSitemapsOptions {
    * request. Only a sitemap the walk is sure to read next is requested early.
    */
   readonly prefetch?: boolean;
-  /** Called once per sitemap document, after it was read (or failed). */
+  /**
+   * Read the child sitemaps an index names on another origin than its own (default false).
+   * sitemaps.org lets an index name only sitemaps on its own site, and a sitemap elsewhere
+   * is on a host the index does not speak for (or an internal address), so by default such
+   * a child is skipped and reported (`skipCode: 'cross-origin'`). The index's origin counts
+   * as named and as it answered after redirects. The sitemaps given to the walk are always
+   * read, wherever they are.
+   */
+  readonly allowCrossOrigin?: boolean;
+  /**
+   * Decides whether a sitemap is read, just before it would be requested: true reads it, a
+   * string is the reason to skip it (reported with `skipCode: 'refused'`). Called for every
+   * sitemap that passed the walk's own checks (the given ones too), and may be async (to
+   * read another host's robots.txt, say). A throw ends the walk with that error.
+   */
+  readonly checkSitemap?: (candidate: SitemapCandidate) => true | string | Promise<true | string>;
+  /**
+   * Connect only to public addresses (see `blockPrivateAddresses` in `waymark/http`): a
+   * sitemap on a loopback, private or link-local address is skipped as `blocked-address`.
+   * Cannot be combined with `fetch`.
+   */
+  readonly blockPrivateAddresses?: boolean;
+  /** Called once per sitemap document, after it was read (or failed, or was skipped). */
   readonly onSitemap?: (report: SitemapReport) => void;
   readonly signal?: AbortSignal;
 }
+
+/** A sitemap about to be requested, as {@link WalkSitemapsOptions.checkSitemap} sees it. */
+export interface SitemapCandidate {
+  readonly url: string;
+  /** The index that names it, as named; null for a sitemap given to the walk. */
+  readonly parent: string | null;
+  /** That index's URL after redirects; null for a sitemap given to the walk. */
+  readonly parentFinalUrl: string | null;
+  readonly depth: number;
+}
+
+/**
+ * Why a sitemap was not read. A failed fetch gives its error code (`timeout`, `too-large`,
+ * `redirect-limit`, `network`, `blocked-address`, `invalid-argument` for a URL that is not
+ * http(s)); a status other than 200 is `http-status`; the walk's own reasons are
+ * `duplicate` (already read: a loop or a repeat), `max-sitemaps`, `url-too-long` (over
+ * `MAX_REQUEST_URL_LENGTH`), `cross-origin` (see `allowCrossOrigin`) and `refused` (by
+ * `checkSitemap`).
+ */
+export type SitemapSkipCode =
+  | WaymarkErrorCode
+  | 'duplicate'
+  | 'max-sitemaps'
+  | 'url-too-long'
+  | 'cross-origin'
+  | 'refused';
 
 /** What happened to one sitemap document during a walk. */
 export interface SitemapReport {
@@ -45,8 +95,10 @@ export interface SitemapReport {
   /** URL entries yielded from it, or child sitemaps found in it for an index. */
   readonly entries: number;
   readonly diagnostics: readonly Diagnostic[];
-  /** Why it was not read: a fetch failure, a non-200 status, a cycle or a cap. */
+  /** Why it was not read, as a message: a fetch failure, a non-200 status, a cycle, a cap. */
   readonly skipped: string | null;
+  /** Why it was not read, as a code to switch on; null when it was read. */
+  readonly skipCode: SitemapSkipCode | null;
 }
 
 /** One URL entry, and the sitemap it was found in. */
@@ -58,6 +110,7 @@ export interface WalkedEntry {
 interface Pending {
   readonly url: string;
   readonly parent: string | null;
+  readonly parentFinalUrl: string | null;
   readonly depth: number;
 }
 
@@ -66,7 +119,9 @@ interface Pending {
  * read. Children of an index are read in document order, depth first; a sitemap already
  * read (or on the way) is never fetched again, so loops end. Each fetch has a time and a
  * size cap; a sitemap that fails (network error, timeout, 404, 500) costs only itself, and
- * `onSitemap` says what happened to each.
+ * `onSitemap` says what happened to each. A child an index names on another origin is
+ * skipped unless `allowCrossOrigin`; so is a sitemap URL longer than
+ * `MAX_REQUEST_URL_LENGTH` (8 KiB).
  *
  * @example
  * ```ts
@@ -79,6 +134,13 @@ export async function* walkSitemaps(
   urls: string | Iterable<string>,
   options: WalkSitemapsOptions = {},
 ): AsyncGenerator<WalkedEntry> {
+  if (options.blockPrivateAddresses === true && options.fetch !== undefined) {
+    // Said once, up front, rather than as the same failure for every sitemap.
+    throw new WaymarkError(
+      'invalid-argument',
+      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
+    );
+  }
   const maxDepth = options.maxDepth ?? 4;
   const maxSitemaps = options.maxSitemaps ?? 1000;
   const seen = new Set<string>();
@@ -86,30 +148,49 @@ export async function* walkSitemaps(
   // A stack of pending sitemaps, reversed so they come off in document order.
   const stack: Pending[] = [...(typeof urls === 'string' ? [urls] : urls)]
     .reverse()
-    .map((url) => ({ url, parent: null, depth: 0 }));
+    .map((url) => ({ url, parent: null, parentFinalUrl: null, depth: 0 }));
   /** The next sitemap, requested early (see `prefetch`). */
   // Set by requestNext, a closure, which narrowing cannot see: hence the cast.
   let early = null as { readonly pending: Pending; readonly opening: Promise<Opening> } | null;
   const requestNext = (): void => {
     const next = stack.at(-1);
     if (options.prefetch === false || next === undefined || fetched >= maxSitemaps) return;
+    if (isUrlTooLong(next.url) || crossOriginReason(next, options) !== null) return;
     if (seen.has(canonical(next.url))) return;
-    early = { pending: next, opening: open(next.url, options) };
+    early = { pending: next, opening: open(next, options) };
   };
   try {
     while (stack.length > 0) {
       options.signal?.throwIfAborted();
       const pending = stack.pop() as Pending;
-      const key = canonical(pending.url);
       const report = (fields: Partial<SitemapReport>) =>
         options.onSitemap?.(sitemapReport(pending, fields));
+      if (isUrlTooLong(pending.url)) {
+        report({
+          skipped: `the URL is longer than ${MAX_REQUEST_URL_LENGTH} characters`,
+          skipCode: 'url-too-long',
+        });
+        continue;
+      }
+      const crossOrigin = crossOriginReason(pending, options);
+      if (crossOrigin !== null) {
+        report({ skipped: crossOrigin, skipCode: 'cross-origin' });
+        continue;
+      }
+      const key = canonical(pending.url);
       if (seen.has(key)) {
-        report({ skipped: 'already read in this walk (a loop or a duplicate)' });
+        report({
+          skipped: 'already read in this walk (a loop or a duplicate)',
+          skipCode: 'duplicate',
+        });
         continue;
       }
       seen.add(key);
       if (fetched >= maxSitemaps) {
-        report({ skipped: `more than ${maxSitemaps} sitemaps (maxSitemaps)` });
+        report({
+          skipped: `more than ${maxSitemaps} sitemaps (maxSitemaps)`,
+          skipCode: 'max-sitemaps',
+        });
         continue;
       }
       fetched++;
@@ -117,11 +198,19 @@ export async function* walkSitemaps(
       if (early?.pending === pending) {
         opening = early.opening;
         early = null;
-      } else opening = open(pending.url, options);
+      } else opening = open(pending, options);
       const opened = await opening;
+      if ('thrown' in opened) throw opened.thrown;
+      if ('refused' in opened) {
+        // Not read, so it counts for neither cap nor loop: another index may name it again.
+        fetched--;
+        seen.delete(key);
+        report({ skipped: opened.refused, skipCode: 'refused' });
+        continue;
+      }
       if ('failure' in opened) {
         options.signal?.throwIfAborted();
-        report({ skipped: opened.failure });
+        report({ skipped: opened.failure, skipCode: opened.code });
         continue;
       }
       const { response } = opened;
@@ -131,6 +220,7 @@ export async function* walkSitemaps(
           finalUrl: response.url,
           status: response.status,
           skipped: `HTTP ${response.status}`,
+          skipCode: 'http-status',
         });
         continue;
       }
@@ -172,7 +262,12 @@ export async function* walkSitemaps(
         diagnostics: [...extra, ...reading.diagnostics],
       });
       for (let i = children.length - 1; i >= 0; i--) {
-        stack.push({ url: children[i] as string, parent: pending.url, depth: pending.depth + 1 });
+        stack.push({
+          url: children[i] as string,
+          parent: pending.url,
+          parentFinalUrl: response.url,
+          depth: pending.depth + 1,
+        });
       }
     }
   } finally {
@@ -184,14 +279,35 @@ export async function* walkSitemaps(
   }
 }
 
-type Opening = { readonly response: OpenedResponse } | { readonly failure: string };
+type Opening =
+  | { readonly response: OpenedResponse }
+  | { readonly failure: string; readonly code: WaymarkErrorCode }
+  | { readonly refused: string }
+  | { readonly thrown: unknown };
 
-/** Requests one sitemap; a failure is a value, so a request made early cannot go unhandled. */
-async function open(url: string, options: WalkSitemapsOptions): Promise<Opening> {
+/**
+ * Checks one sitemap with `checkSitemap`, then requests it. Every outcome is a value, so a
+ * sitemap requested early cannot reject unhandled.
+ */
+async function open(pending: Pending, options: WalkSitemapsOptions): Promise<Opening> {
+  if (options.checkSitemap !== undefined) {
+    try {
+      const verdict = await options.checkSitemap({
+        url: pending.url,
+        parent: pending.parent,
+        parentFinalUrl: pending.parentFinalUrl,
+        depth: pending.depth,
+      });
+      if (verdict !== true) return { refused: verdict };
+    } catch (error) {
+      return { thrown: error };
+    }
+  }
   try {
-    const response = await openWithLimits(url, {
+    const response = await openWithLimits(pending.url, {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.blockPrivateAddresses ? { blockPrivateAddresses: true } : {}),
       timeoutMs: options.timeoutMs ?? 30_000,
       maxBytes: options.maxDownloadBytes ?? 50 * 1024 * 1024,
       headers: {
@@ -202,20 +318,41 @@ async function open(url: string, options: WalkSitemapsOptions): Promise<Opening>
     });
     return { response };
   } catch (error) {
-    return { failure: (error as Error).message };
+    // The caller's own abort reason is not a WaymarkError; the loop rethrows it.
+    const code = isWaymarkError(error) ? error.code : 'network';
+    return { failure: (error as Error).message, code };
   }
+}
+
+/**
+ * Why `pending` is not read for its origin, or null: a child named by an index on another
+ * origin than the index (as named or after redirects), unless `allowCrossOrigin`.
+ */
+function crossOriginReason(pending: Pending, options: WalkSitemapsOptions): string | null {
+  if (pending.parent === null || options.allowCrossOrigin === true) return null;
+  const origin = URL.parse(pending.url)?.origin;
+  // Not a URL (or not one with an origin): the request says why.
+  if (origin === undefined || origin === 'null') return null;
+  const parentOrigin = URL.parse(pending.parent)?.origin;
+  const finalOrigin =
+    pending.parentFinalUrl === null ? undefined : URL.parse(pending.parentFinalUrl)?.origin;
+  if (origin === parentOrigin || origin === finalOrigin) return null;
+  return `on another origin (${origin}) than the index that names it (${finalOrigin ?? parentOrigin}); cross-origin sitemaps are not read (allowCrossOrigin)`;
 }
 
 /** A report for `pending`: nothing fetched unless `fields` say otherwise. */
 function sitemapReport(pending: Pending, fields: Partial<SitemapReport>): SitemapReport {
   return {
-    ...pending,
+    url: pending.url,
+    parent: pending.parent,
+    depth: pending.depth,
     finalUrl: null,
     status: null,
     kind: null,
     entries: 0,
     diagnostics: [],
     skipped: null,
+    skipCode: null,
     ...fields,
   };
 }

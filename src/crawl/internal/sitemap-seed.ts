@@ -1,18 +1,29 @@
 import type { FetchFunction } from '../../http/index.ts';
-import { walkSitemaps } from '../../sitemap/index.ts';
+import type { RobotsTxt } from '../../robots/index.ts';
+import { printable } from '../../shared/printable.ts';
+import { type SitemapReport, walkSitemaps } from '../../sitemap/index.ts';
+import type { SitemapCandidate } from '../../sitemap/walk-sitemaps.ts';
+import { isUrlTooLong, MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
 import type { FrontierItem } from '../frontier.ts';
 import { looksLikeFeed } from './feeds.ts';
 import { PRIORITY_SITEMAP_URL } from './page-outcomes.ts';
+import { fetchRobots } from './robots-fetch.ts';
 
 /** URLs from the sitemaps go to the frontier this many at a time (one transaction each). */
 const BATCH = 500;
+/** Characters of a skipped URL shown in a warning. */
+const SHOWN_URL_CHARS = 120;
 
 export interface SitemapSeedOptions {
-  /** The sitemaps (or sitemap indexes) to read. */
-  readonly urls: readonly string[];
+  /** The sitemaps (or indexes) the crawled site's robots.txt names. */
+  readonly fromRobots: readonly string[];
+  /** Sitemaps the caller named: read wherever they are. */
+  readonly given: readonly string[];
   /** A fetch that keeps to the origin's politeness, like every other request. */
   readonly fetch: FetchFunction;
   readonly userAgent: string;
+  /** Time cap for another host's robots.txt. */
+  readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** The crawl's URL normalisation; null for a URL it does not crawl. */
   readonly normalize: (url: string) => string | null;
@@ -23,22 +34,47 @@ export interface SitemapSeedOptions {
   readonly feedCandidates: Set<string> | null;
   /** Queues a batch of the site's URLs from its sitemaps. */
   readonly add: (items: FrontierItem[]) => void;
+  /** Says why a sitemap or a URL in one was skipped. */
+  readonly warn: (message: string) => Promise<void>;
 }
 
 /**
  * Reads the site's sitemaps as a stream and queues every URL on the site they name, ahead of
- * links, so orphan pages (no link reaches them) are crawled too. Throws when a sitemap cannot
- * be read; what was queued before stays queued.
+ * links, so orphan pages (no link reaches them) are crawled too. A sitemap that cannot be
+ * read costs only itself; a throw (the crawl aborted) keeps what was queued before.
+ *
+ * Which sitemaps are read: the given ones; those on the crawled site (its origin, or its
+ * host under the canonical-host rule); a child an index names on the index's own origin;
+ * and a sitemap on another host only when that host's own robots.txt names it (sitemaps.org
+ * cross-submission), which is fetched first, through the same polite fetch. Any other is
+ * skipped with a warning that says why, as is a sitemap or URL longer than
+ * `MAX_REQUEST_URL_LENGTH`.
  */
 export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<void> {
-  if (options.urls.length === 0) return;
+  const urls = [...options.fromRobots, ...options.given];
+  if (urls.length === 0) return;
+  const warnings: Promise<void>[] = [];
+  const warn = (message: string) => warnings.push(options.warn(message));
   let batch: FrontierItem[] = [];
+  let tooLong = 0;
+  let firstTooLong = '';
   try {
-    for await (const { entry } of walkSitemaps([...options.urls], {
+    for await (const { entry } of walkSitemaps(urls, {
       fetch: options.fetch,
       userAgent: options.userAgent,
       ...(options.signal ? { signal: options.signal } : {}),
+      // The crawl's own rule (below) decides for children on other origins too.
+      allowCrossOrigin: true,
+      checkSitemap: sitemapRule(options),
+      onSitemap: (report) => {
+        const message = skipWarning(report);
+        if (message !== null) warn(message);
+      },
     })) {
+      if (isUrlTooLong(entry.loc)) {
+        if (tooLong++ === 0) firstTooLong = entry.loc;
+        continue;
+      }
       const url = options.normalize(entry.loc);
       if (url === null || !options.onSite(url)) continue;
       if (options.feedCandidates !== null && looksLikeFeed(url)) options.feedCandidates.add(url);
@@ -58,5 +94,67 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
   } finally {
     // What was read before a failure is queued all the same.
     if (batch.length > 0) options.add(batch);
+    if (tooLong > 0) {
+      warn(
+        `${tooLong} URL${tooLong === 1 ? '' : 's'} in the sitemaps ${tooLong === 1 ? 'is' : 'are'} longer than ${MAX_REQUEST_URL_LENGTH} characters and skipped (first: ${shown(firstTooLong)})`,
+      );
+    }
+    await Promise.all(warnings);
   }
+}
+
+/**
+ * The crawl's rule for which sitemaps are read (see {@link seedFromSitemaps}): true, or the
+ * reason to skip. Another host's robots.txt is fetched once per host.
+ */
+function sitemapRule(options: SitemapSeedOptions) {
+  const given = new Set(options.given.map(canonical));
+  const robotsByOrigin = new Map<string, Promise<RobotsTxt>>();
+  const robotsOf = (origin: string): Promise<RobotsTxt> => {
+    let robots = robotsByOrigin.get(origin);
+    if (robots === undefined) {
+      robots = fetchRobots(origin, {
+        fetch: options.fetch,
+        userAgent: options.userAgent,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }).then((result) => result.robots);
+      robotsByOrigin.set(origin, robots);
+    }
+    return robots;
+  };
+  return async ({ url, parent, parentFinalUrl }: SitemapCandidate): Promise<true | string> => {
+    if (parent === null && given.has(canonical(url))) return true;
+    const origin = originOrNull(url);
+    // Not an http(s) URL: the request refuses it and the walk reports why.
+    if (origin === null || options.onSite(url)) return true;
+    if (origin === originOrNull(parent ?? '') || origin === originOrNull(parentFinalUrl ?? '')) {
+      return true;
+    }
+    const robots = await robotsOf(origin);
+    if (robots.sitemaps.some((named) => canonical(named) === canonical(url))) return true;
+    const named = parent === null ? 'robots.txt' : 'an index';
+    return `named by ${named} but not on the crawled site, and ${origin}/robots.txt does not name it (sitemaps.org cross-submission)`;
+  };
+}
+
+/** The warning for a sitemap the crawl's rules skipped; null for any other outcome. */
+function skipWarning(report: SitemapReport): string | null {
+  if (report.skipCode === 'refused' || report.skipCode === 'url-too-long') {
+    return `sitemap ${shown(report.url)} not read: ${report.skipped}`;
+  }
+  return null;
+}
+
+function shown(url: string): string {
+  const text = printable(url);
+  return text.length > SHOWN_URL_CHARS ? `${text.slice(0, SHOWN_URL_CHARS)}…` : text;
+}
+
+/** Sitemap URLs are compared as `new URL(x).href` spells them, without fragment. */
+function canonical(url: string): string {
+  const parsed = URL.parse(url);
+  if (parsed === null) return url;
+  parsed.hash = '';
+  return parsed.href;
 }

@@ -1,0 +1,157 @@
+// Which sitemaps the crawl reads: its own site's, those given, and those another host vouches
+// for in its own robots.txt (sitemaps.org cross-submission). Three servers on 127.0.0.1 are
+// three origins: A is the crawled site, B cross-submits for it, C does not.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../http/test-support/test-server.ts';
+import { normalizeUrl, originOf, sameSite } from '../../url/index.ts';
+import { crawl } from '../crawl.ts';
+import type { FrontierItem } from '../frontier.ts';
+import { seedFromSitemaps } from './sitemap-seed.ts';
+
+const xml = { 'content-type': 'application/xml' };
+const urlset = (locs: string[]) =>
+  `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+const sitemapIndex = (locs: string[]) =>
+  `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+
+describe('seedFromSitemaps: same-site sitemaps by default', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let c: TestServer;
+  const tooLong = `/${'p'.repeat(9000)}`;
+  before(async () => {
+    a = await startTestServer({
+      '/sitemap.xml': (_, res) =>
+        res.writeHead(200, xml).end(urlset([a.url('/one'), a.url(tooLong), a.url('/two')])),
+      '/index.xml': (_, res) =>
+        res.writeHead(200, xml).end(sitemapIndex([c.url('/child.xml'), a.url('/sitemap.xml')])),
+    });
+    b = await startTestServer({
+      '/robots.txt': (_, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`Sitemap: ${b.url('/for-a.xml')}\nSitemap: ${b.url('/index-for-a.xml')}\n`),
+      '/for-a.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-b')])),
+      '/index-for-a.xml': (_, res) =>
+        res.writeHead(200, xml).end(sitemapIndex([b.url('/part-for-a.xml')])),
+      '/part-for-a.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-b-part')])),
+    });
+    c = await startTestServer({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\n' },
+      '/evil.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-c')])),
+      '/child.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-c-child')])),
+    });
+  });
+  after(async () => {
+    await Promise.all([a.close(), b.close(), c.close()]);
+  });
+
+  async function seed(fromRobots: string[], given: string[] = []) {
+    const added: string[] = [];
+    const warnings: string[] = [];
+    await seedFromSitemaps({
+      fromRobots,
+      given,
+      fetch: globalThis.fetch,
+      userAgent: 'waymark-test',
+      timeoutMs: 5_000,
+      normalize: (url) => normalizeUrl(url),
+      onSite: (url) => sameSite(url, a.origin),
+      originOf: (url) => originOf(url) ?? '',
+      feedCandidates: null,
+      add: (items: FrontierItem[]) => added.push(...items.map((i) => i.url)),
+      warn: async (message) => {
+        warnings.push(message);
+      },
+    });
+    return { added, warnings };
+  }
+
+  test('another host is read only when its own robots.txt names the sitemap', async () => {
+    const cBefore = c.requests.length;
+    const { added, warnings } = await seed([
+      a.url('/sitemap.xml'),
+      b.url('/for-a.xml'),
+      c.url('/evil.xml'),
+    ]);
+    assert.deepEqual(added, [a.url('/one'), a.url('/two'), a.url('/from-b')]);
+    // C was asked for its robots.txt, once, and nothing else.
+    assert.deepEqual(
+      c.requests.slice(cBefore).map((r) => r.path),
+      ['/robots.txt'],
+    );
+    const refusal = warnings.find((w) => w.includes(c.url('/evil.xml')));
+    assert.match(
+      refusal ?? '',
+      /not read: named by robots\.txt but not on the crawled site, and http:\/\/127\.0\.0\.1:\d+\/robots\.txt does not name it \(sitemaps\.org cross-submission\)/,
+    );
+    assert.ok(b.requests.some((r) => r.path === '/robots.txt'));
+  });
+
+  test('a URL longer than 8 KiB in a sitemap is skipped with a warning', async () => {
+    const { added, warnings } = await seed([a.url('/sitemap.xml')]);
+    assert.deepEqual(added, [a.url('/one'), a.url('/two')]);
+    assert.ok(
+      warnings.some((w) => /^1 URL in the sitemaps is longer than 8192 characters/.test(w)),
+      warnings.join('\n'),
+    );
+  });
+
+  test("an index's child on another host needs that host's robots.txt too", async () => {
+    const before = c.requests.length;
+    const { added, warnings } = await seed([a.url('/index.xml')]);
+    assert.deepEqual(added, [a.url('/one'), a.url('/two')]);
+    assert.ok(!c.requests.slice(before).some((r) => r.path === '/child.xml'));
+    assert.ok(
+      warnings.some((w) => w.includes(c.url('/child.xml')) && w.includes('named by an index')),
+    );
+  });
+
+  test("a cross-submitted index's children on its own origin are read", async () => {
+    // B's robots.txt names the index, not the sitemap in it: the index speaks for its origin.
+    const { added, warnings } = await seed([b.url('/index-for-a.xml')]);
+    assert.deepEqual(added, [a.url('/from-b-part')]);
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a sitemap the caller gave is read wherever it is', async () => {
+    const { added, warnings } = await seed([], [c.url('/evil.xml')]);
+    assert.deepEqual(added, [a.url('/from-c')]);
+    assert.deepEqual(warnings, []);
+  });
+});
+
+describe('the crawl reads only same-site sitemaps', () => {
+  test('a sitemap on another host that does not vouch for it is never requested', async (t) => {
+    const other = await startTestServer({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\n' },
+      '/sitemap.xml': (_, res) => res.writeHead(200, xml).end(urlset([other.url('/x')])),
+    });
+    const site = await startTestServer({
+      '/robots.txt': (_, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`Sitemap: ${site.url('/sitemap.xml')}\nSitemap: ${other.url('/sitemap.xml')}\n`),
+      '/sitemap.xml': (_, res) => res.writeHead(200, xml).end(urlset([site.url('/orphan')])),
+      '/': { headers: { 'content-type': 'text/html' }, body: '<p>home</p>' },
+      '/orphan': { headers: { 'content-type': 'text/html' }, body: '<p>orphan</p>' },
+    });
+    t.after(async () => {
+      await Promise.all([site.close(), other.close()]);
+    });
+    const warnings: string[] = [];
+    const run = crawl({ start: site.url('/'), rate: 0 });
+    for await (const event of run) if (event.type === 'warning') warnings.push(event.message);
+    const summary = await run;
+    assert.equal(summary.sitemapUrls, 1);
+    assert.deepEqual(
+      other.requests.map((r) => r.path),
+      ['/robots.txt'],
+    );
+    assert.ok(
+      warnings.some((w) => w.startsWith(`sitemap ${other.url('/sitemap.xml')} not read: `)),
+      warnings.join('\n'),
+    );
+  });
+});
