@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
 import { NAVMAP_NS } from '../navmap/index.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
@@ -174,12 +175,74 @@ describe('waymark navmap', () => {
     assert.match(local.stderr, /info: .*more\.xml is not loaded/);
   });
 
-  test('a saved page without --base: a relative sitemap is read beside it', async () => {
+  test('a saved page without --base reads no other local file; with its file: URL it does', async () => {
     file('local-map.xml', MORE);
     const page = file('local.html', '<link rel="standard-sitemap" href="local-map.xml">');
-    const result = await runCliForTest(['navmap', page]);
+    const refused = await runCliForTest(['navmap', page]);
+    assert.equal(refused.stdout, '');
+    assert.match(
+      refused.stderr,
+      /not reading file:.*local-map\.xml: a saved page names local files only with a file: --base; to let it name files in its folder or below, pass --base with the page's file: URL/,
+    );
+    assert.equal(refused.code, 1);
+    const result = await runCliForTest(['navmap', page, '--base', pathToFileURL(page).href]);
     assert.equal(result.stdout, 'More <file:///more>\n');
     assert.equal(result.code, 0);
+  });
+
+  describe('a saved page may only name files in its folder or below', () => {
+    // dir/secret.xml is outside the page's folder dir/site/; the page tries every way out.
+    const SECRET = `<sitemap xmlns="${NAVMAP_NS}"><item name="TOP-SECRET" url="/s"/></sitemap>`;
+    let site = '';
+    let secret = '';
+    before(() => {
+      site = join(dir, 'site');
+      mkdirSync(join(site, 'sub'), { recursive: true });
+      secret = file('secret.xml', SECRET);
+      writeFileSync(join(site, 'sub', 'nav.xml'), MORE);
+      symlinkSync(secret, join(site, 'link.xml'));
+      symlinkSync(dir, join(site, 'up'));
+    });
+
+    const cases: [string, () => string][] = [
+      ['a relative path up (..)', () => '../secret.xml'],
+      ['an absolute path', () => secret],
+      ['a file: URL elsewhere', () => pathToFileURL(secret).href],
+      ['a symbolic link out of the folder', () => 'link.xml'],
+      ['a path through a linked folder', () => 'up/secret.xml'],
+      ['/etc/passwd', () => '/etc/passwd'],
+    ];
+    for (const [name, href] of cases) {
+      test(`${name}: refused, with and without --base`, async () => {
+        const page = join(site, 'page.html');
+        writeFileSync(page, `<link rel="standard-sitemap" href="${href()}">`);
+        for (const base of [[], ['--base', pathToFileURL(page).href]]) {
+          const result = await runCliForTest(['navmap', page, ...base]);
+          assert.equal(result.code, 1, result.stderr);
+          assert.equal(result.stdout, '');
+          assert.match(result.stderr, /not reading file:/);
+          if (base.length > 0) assert.match(result.stderr, /outside the folder of --base/);
+          assert.doesNotMatch(result.stderr + result.stdout, /TOP-SECRET|root:/);
+        }
+      });
+    }
+
+    test('a file below the folder is read with a file: --base', async () => {
+      const page = join(site, 'below.html');
+      writeFileSync(page, '<link rel="standard-sitemap" href="sub/nav.xml">');
+      const result = await runCliForTest(['navmap', page, '--base', pathToFileURL(page).href]);
+      assert.equal(result.stdout, 'More <file:///more>\n');
+      assert.equal(result.code, 0);
+    });
+
+    test('a page with an http(s) --base names no local file', async () => {
+      const page = join(site, 'web.html');
+      writeFileSync(page, `<link rel="standard-sitemap" href="${pathToFileURL(secret).href}">`);
+      const result = await runCliForTest(['navmap', page, '--base', 'https://ex.org/p.html']);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /the page is not a local file \(--base is not a file: URL\)/);
+      assert.doesNotMatch(result.stdout, /TOP-SECRET/);
+    });
   });
 
   test('a saved page naming a sitemap on another file host: a clear message, exit 1', async () => {

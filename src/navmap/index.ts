@@ -22,7 +22,7 @@ export type {
 export { discoverNavmap, explainNavmapDiscovery } from './discover-navmap.ts';
 export type { LoadNavmapFileOptions, LoadNavmapOptions, NavmapLoad } from './load-navmap.ts';
 export { loadNavmap, loadNavmapFile } from './load-navmap.ts';
-export { MAX_NAVMAP_FILES, NAVMAP_NS } from './navmap-names.ts';
+export { MAX_NAVMAP_BYTES, MAX_NAVMAP_FILES, NAVMAP_NS } from './navmap-names.ts';
 export type { ParseNavmapOptions } from './parse-navmap.ts';
 export { parseNavmap } from './parse-navmap.ts';
 export type { NavmapFormat } from './render-navmap.ts';

@@ -397,11 +397,35 @@ describe('loadNavmapFile: externals across files', () => {
     assert.deepEqual(server.requests, []);
   });
 
-  test('a page that cannot be fetched at all is an I/O failure', async () => {
+  test("a page that cannot be fetched at all throws the fetch's error code", async () => {
     const server = await startTestServer({});
     const url = server.url('/page');
     await server.close();
-    await assert.rejects(loadNavmap(url), { name: 'WaymarkError', code: 'io-failed' });
+    await assert.rejects(loadNavmap(url), { name: 'WaymarkError', code: 'network' });
+  });
+
+  test('blockPrivateAddresses reaches every fetch: the page, and a sitemap it names', async () => {
+    const site = await startTestServer({
+      '/nav.xml': { headers: XML, body: doc('<item name="A"/>') },
+    });
+    try {
+      await assert.rejects(loadNavmap(site.url('/page'), { blockPrivateAddresses: true }), {
+        name: 'WaymarkError',
+        code: 'blocked-address',
+      });
+      const tree = await loadNavmapFile(site.url('/nav.xml'), { blockPrivateAddresses: true });
+      assert.equal(tree.root, null);
+      assert.match(tree.diagnostics[0]?.message ?? '', /refused by blockPrivateAddresses/);
+      assert.deepEqual(site.requests, []);
+      await assert.rejects(
+        loadNavmapFile(site.url('/nav.xml'), { blockPrivateAddresses: true, fetch }),
+        { name: 'WaymarkError', code: 'invalid-argument' },
+      );
+      // Off, the same sitemap is read.
+      assert.deepEqual(outline(await loadNavmapFile(site.url('/nav.xml'))), ['A']);
+    } finally {
+      await site.close();
+    }
   });
 
   test('a fetch function can be given; it sees the same request shape', async () => {

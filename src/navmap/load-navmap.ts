@@ -40,6 +40,12 @@ export interface LoadNavmapFileOptions {
   readonly maxFiles?: number;
   /** Most nodes built; default 100,000. */
   readonly maxNodes?: number;
+  /**
+   * Connect only to public addresses, for every request (see `blockPrivateAddresses` in
+   * `waymark/http`): for a service that loads pages its users name. Cannot be combined
+   * with `fetch`.
+   */
+  readonly blockPrivateAddresses?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -68,8 +74,9 @@ const XML_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
  * its navigational sitemap, fetches that under the same request conditions (User-Agent, Accept-Encoding, Accept-Language and any extra headers; only
  * `Accept` changes, to `application/xml, text/xml`), follows `external` references (each
  * file once, at most 32, each under the size and time caps) and returns the tree. A failed
- * external costs only its branch, with a diagnostic. Throws a `WaymarkError` (`io-failed`)
- * only when the page itself cannot be fetched.
+ * external costs only its branch, with a diagnostic. Throws a `WaymarkError` only when the
+ * page itself cannot be fetched, with the fetch's code (`network`, `timeout`,
+ * `redirect-limit`, `blocked-address`); any status is a page.
  *
  * @example
  * ```ts
@@ -205,6 +212,12 @@ function checkOptions(options: LoadNavmapFileOptions): { maxNodes: number; maxFi
   const maxFiles = checkedMaxFiles(options.maxFiles);
   const maxNodes = checkedMaxNodes(options.maxNodes);
   requestHeaders(options, NAVMAP_ACCEPT);
+  if (options.blockPrivateAddresses === true && options.fetch !== undefined) {
+    throw new WaymarkError(
+      'invalid-argument',
+      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
+    );
+  }
   const { timeoutMs, maxBytes } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new WaymarkError('invalid-argument', `timeoutMs must be above 0, got ${timeoutMs}`);
@@ -235,6 +248,7 @@ function limitsOf(options: LoadNavmapFileOptions) {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.blockPrivateAddresses === true ? { blockPrivateAddresses: true } : {}),
   };
 }
 

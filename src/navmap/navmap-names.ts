@@ -21,6 +21,17 @@ export const NAVMAP_ACCEPT = 'application/xml, text/xml';
  * ```
  */
 export const MAX_NAVMAP_FILES = 32;
+/**
+ * Most bytes read from one navigational sitemap document (UTF-16 code units when it is given
+ * as a string): 64 MiB. Past it the rest is left out with a `too-large` error diagnostic;
+ * {@link MAX_ELEMENTS} elements fit in far less.
+ *
+ * @example
+ * ```ts
+ * if (file.size > MAX_NAVMAP_BYTES) console.warn('only the first 64 MiB will be read');
+ * ```
+ */
+export const MAX_NAVMAP_BYTES = 64 * 1024 * 1024;
 /** Deepest element nesting read from one document; deeper elements are skipped. */
 export const MAX_XML_DEPTH = 256;
 /** Deepest navigation level built (externals can splice deeper than one file nests). */

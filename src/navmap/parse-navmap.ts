@@ -20,10 +20,11 @@ export interface ParseNavmapOptions {
  * Parses one navigational sitemap document into its tree: nodes with label, absolute URL,
  * roles, inherited `lang`/`type`/`charset`/`target`, variants and children, plus the role
  * index, the `class-change` instructions and diagnostics. Total: any bytes in, never a
- * throw; no DTD, external entity or entity expansion is ever read. `external` references
- * within the document (`#id`) are followed; references to other files are kept as
- * `external` placeholder nodes and listed in `unresolved` (use {@link loadNavmap} to fetch
- * them).
+ * throw (past `MAX_NAVMAP_BYTES`, 64 MiB, the rest is left out with a `too-large` error
+ * diagnostic); no DTD, external entity or entity expansion is ever read. `external`
+ * references within the document (`#id`) are followed; references to other files are kept
+ * as `external` placeholder nodes and listed in `unresolved` (use {@link loadNavmap} to
+ * fetch them).
  *
  * @example
  * ```ts

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   explainNavmapDiscovery,
@@ -12,6 +13,7 @@ import {
 } from '../../navmap/index.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { diagnosticText } from '../internal/diagnostic-output.ts';
 import { displayName, readInput } from '../internal/input.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -29,15 +31,18 @@ Options:
       --html            print the tree as a nested <nav><ul> to embed in a page
       --headers <file>  the saved page's response headers ("Name: value" lines; a status
                         line is skipped); without it the file is taken as text/html
-      --base <url>      the saved file's URL (default: its file: URL)
+      --base <url>      the saved file's URL (default: its file: URL); a file: URL also
+                        lets the page name local files in that URL's folder or below
       --user-agent <ua> User-Agent for every fetch (default waymark/<version>)
   -h, --help            show this help
 
 A file whose root element is <sitemap> in the standard-sitemap namespace is read directly,
-with --base as its URL. Only locations the page names are ever fetched.
+with --base as its URL. Only locations the page names are ever fetched. A saved page reads
+no other local file unless --base is a file: URL, and then only files in that URL's folder
+or below (after symbolic links are resolved).
 Problems go to stderr as source:line: severity: message.
 Exit status: 0 when printed without errors, 1 when the page names no navigational sitemap
-or a document had errors, 2 on a usage error or when the page cannot be fetched.
+or a document had errors, 2 on a usage error, 3 when the page cannot be fetched.
 `;
 
 const STEP_NAMES: Readonly<Record<string, string>> = {
@@ -120,11 +125,60 @@ async function fromFile(
   }
   if (/^https?:/i.test(location.url)) return loadNavmapFile(location.url, { userAgent });
   const path = location.url.startsWith('file:') ? localPath(location.url) : null;
-  if (path !== null) return parseNavmap(await readInput(path, io), { url: location.url });
-  io.stderr(
-    `${NAME}: cannot read ${printable(location.url)}: only http(s) and local file: URLs are read\n`,
-  );
-  return null;
+  if (path === null) {
+    io.stderr(
+      `${NAME}: cannot read ${printable(location.url)}: only http(s) and local file: URLs are read\n`,
+    );
+    return null;
+  }
+  const allowed = await fileInScope(path, base);
+  if ('refused' in allowed) {
+    io.stderr(`${NAME}: not reading ${printable(location.url)}: ${allowed.refused}\n`);
+    return null;
+  }
+  return parseNavmap(await readInput(allowed.path, io), { url: location.url });
+}
+
+/**
+ * Whether a saved page may make waymark read the local file at `path`: only with a file:
+ * `--base`, and then only a file in that URL's folder or below, both sides with symbolic
+ * links resolved (so neither `..`, an absolute path nor a link leads out). Gives the real
+ * path to read, or why not.
+ */
+async function fileInScope(
+  path: string,
+  base: string | undefined,
+): Promise<{ readonly path: string } | { readonly refused: string }> {
+  if (base === undefined || URL.parse(base)?.protocol !== 'file:') {
+    const why =
+      base === undefined
+        ? 'a saved page names local files only with a file: --base'
+        : 'the page is not a local file (--base is not a file: URL)';
+    return {
+      refused: `${why}; to let it name files in its folder or below, pass --base with the page's file: URL`,
+    };
+  }
+  const folder = localPath(new URL('.', base).href);
+  if (folder === null) return { refused: `--base ${printable(base)} is not a local file` };
+  let root: string;
+  let target: string;
+  try {
+    root = await realpath(folder);
+  } catch {
+    return { refused: `the folder of --base (${printable(folder)}) cannot be read` };
+  }
+  try {
+    target = await realpath(path);
+  } catch {
+    return { refused: 'no such file' };
+  }
+  const inside = relative(root, target);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    return {
+      refused: `it is outside the folder of --base (${printable(root)}); a saved page may only name files in its folder or below`,
+    };
+  }
+  return { path: target };
 }
 
 /** The path of a local `file:` URL; null for one on another host (`file://server/x`). */
@@ -159,7 +213,7 @@ function notFound(page: string, steps: readonly NavmapDiscoveryStep[]): string {
 function print(tree: NavmapTree, format: NavmapFormat, io: CliIo): number {
   let failed = tree.root === null;
   for (const d of tree.diagnostics) {
-    io.stderr(`${printable(`${d.url}:${d.line}: ${d.severity}: ${d.message} [${d.code}]`)}\n`);
+    io.stderr(diagnosticText(d.url, d));
     if (d.severity === 'error') failed = true;
   }
   if (tree.root !== null) io.stdout(renderNavmap(tree, format));

@@ -7,7 +7,13 @@
 
 import { NamespaceScope } from '../../shared/xml/namespace-scope.ts';
 import { XmlTokenizer } from '../../shared/xml/xml-tokenizer.ts';
-import { MAX_ELEMENTS, MAX_EXTRA_TEXT, MAX_XML_DEPTH, NAVMAP_NS } from '../navmap-names.ts';
+import {
+  MAX_ELEMENTS,
+  MAX_EXTRA_TEXT,
+  MAX_NAVMAP_BYTES,
+  MAX_XML_DEPTH,
+  NAVMAP_NS,
+} from '../navmap-names.ts';
 import type { NavmapDiagnostic } from '../types.ts';
 import { decodeXmlText } from './decode-xml-text.ts';
 import { DocumentLog } from './document-log.ts';
@@ -18,7 +24,8 @@ import type { RawDocument, RawElement } from './raw-document.ts';
 const TEXT_ELEMENTS: ReadonlySet<string> = new Set(['image', 'style']);
 
 /**
- * Reads one document. Total: any input gives a document, with diagnostics.
+ * Reads one document. Total: any input gives a document, with diagnostics; past `maxBytes`
+ * (default {@link MAX_NAVMAP_BYTES}) the rest is left out with a `too-large` error.
  *
  * @example
  * ```ts
@@ -30,8 +37,9 @@ export function readNavmapDocument(
   input: Uint8Array | string,
   url: string,
   charset?: string,
+  maxBytes: number = MAX_NAVMAP_BYTES,
 ): RawDocument {
-  const decoded = decodeXmlText(input, charset);
+  const decoded = decodeXmlText(input, charset, maxBytes);
   const reader = new DocumentReader(url, decoded.text);
   for (const [severity, code, message] of decoded.notes) reader.report(severity, code, message, 0);
   return reader.read();

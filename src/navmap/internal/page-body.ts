@@ -7,10 +7,10 @@ import { concatBytes } from '../../shared/bytes.ts';
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 /**
- * A page's body as bytes or text. A stream - a `Response`'s (also from another copy of
- * undici), or any async iterable of bytes (a Node stream) - is read up to
- * {@link MAX_PAGE_BYTES} and then cancelled; a read that fails keeps what came. Anything
- * else is no body (null).
+ * A page's body as bytes or text, at most {@link MAX_PAGE_BYTES} of it. A stream - a
+ * `Response`'s (also from another copy of undici), or any async iterable of bytes (a Node
+ * stream) - is read up to that and then cancelled; a read that fails keeps what came.
+ * Anything else is no body (null).
  *
  * @example
  * ```ts
@@ -18,9 +18,12 @@ const MAX_PAGE_BYTES = 10 * 1024 * 1024;
  * ```
  */
 export async function bodyOf(body: unknown): Promise<Uint8Array | string | null> {
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  // Whole bodies are cut to the same cap as streams: text past 512 Mi characters cannot
+  // even be decoded, and the <head> is near the start.
+  if (typeof body === 'string') return body.slice(0, MAX_PAGE_BYTES);
+  if (body instanceof Uint8Array) return body.subarray(0, MAX_PAGE_BYTES);
   if (ArrayBuffer.isView(body)) {
-    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    return new Uint8Array(body.buffer, body.byteOffset, Math.min(body.byteLength, MAX_PAGE_BYTES));
   }
   if (body === null || typeof body !== 'object') return null;
   const stream = body as Partial<ReadableStream<Uint8Array>>;
