@@ -1,12 +1,16 @@
 // Sitemaps: waymark against sitemap (sitemap.js) and sitemapper, on generated URL sets of
 // 50,000 and 1,000,000 URLs (plain and gzip) and an index of twenty 50,000-URL parts.
-// First agreement, then read speed, peak memory, and the index-splitting writers.
-// Run with `npm run bench:sitemap`; `-- --quick` leaves out everything of 1,000,000 URLs.
+// First agreement, then read speed, peak memory, the index-splitting writers, and hostile
+// input (endless lines, whitespace and NUL runs, deep nesting, a gzip bomb) at 1, 10 and
+// 100 MB beside xmllint. Run with `npm run bench:sitemap`; `-- --quick` leaves out
+// everything of 1,000,000 URLs and the 100 MB hostile inputs; `-- --hostile` runs only the
+// hostile inputs.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bareNodeRss, buildChildScript, runInChild } from './lib/sitemap-child.ts';
+import { hostileSection } from './lib/sitemap-hostile.ts';
 import {
   expectedLocs,
   generateInputs,
@@ -53,6 +57,20 @@ import {
 } from './lib/timing.ts';
 
 const QUICK = process.argv.includes('--quick');
+const HOSTILE_ONLY = process.argv.includes('--hostile');
+const HOSTILE_SIZES_MB = QUICK ? [1, 10] : [1, 10, 100];
+
+if (HOSTILE_ONLY) {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-bench-sitemap-hostile-'));
+  try {
+    console.log('Sitemap benchmark, hostile input only');
+    console.log(machineLine());
+    await hostileSection(dir, HOSTILE_SIZES_MB);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 const LARGE_URLS = PART_URLS * INDEX_PARTS;
 /** Enough for three parts: 50,000 + 50,000 + 20,000. */
 const WRITE_CHECK_URLS = 120_000;
@@ -351,6 +369,9 @@ try {
     '\nwaymark writes one sitemap.xml when everything fits, else parts and an index, all under ' +
       'temporary names renamed at the end; sitemap always writes an index and numbered parts.',
   );
+
+  // 6. Hostile input
+  await hostileSection(root, HOSTILE_SIZES_MB);
 } finally {
   await server.close();
   rmSync(root, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../../src/test-support/seeded-random.ts';
 // The crawl benchmark's site as data: every URL it answers, what each answers with, the links
 // between them, the traps, and the sitemap a correct crawler must write. Generated from a
 // seed, so every run (and the server and the report) sees the same site. Pure: no I/O. The

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../../src/test-support/seeded-random.ts';
 
 /** Files written at once: enough to keep the disk busy, few enough for any fd limit. */
 const WRITE_CONCURRENCY = 64;

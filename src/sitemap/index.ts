@@ -28,7 +28,7 @@ export {
 export type { SitemapInput } from './internal/byte-source.ts';
 export type { ReadSitemapOptions, SitemapReading } from './read-sitemap.ts';
 export { DEFAULT_MAX_SITEMAP_BYTES, parseSitemap, readSitemap } from './read-sitemap.ts';
-export type { SitemapParserOptions } from './sitemap-parser.ts';
+export type { SitemapEndOptions, SitemapParserOptions } from './sitemap-parser.ts';
 export { DEFAULT_MAX_ENTRIES, SitemapParser } from './sitemap-parser.ts';
 export { strictSitemapDiagnostics } from './strict-diagnostics.ts';
 export type {
@@ -44,5 +44,11 @@ export type {
   SitemapUrl,
   SitemapVideo,
 } from './types.ts';
-export type { SitemapReport, WalkedEntry, WalkSitemapsOptions } from './walk-sitemaps.ts';
+export type {
+  SitemapCandidate,
+  SitemapReport,
+  SitemapSkipCode,
+  WalkedEntry,
+  WalkSitemapsOptions,
+} from './walk-sitemaps.ts';
 export { walkSitemaps } from './walk-sitemaps.ts';

@@ -1,10 +1,13 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { chunksOf, gunzipIfNeeded, type SitemapInput } from './internal/byte-source.ts';
+import { ReadingTime } from './internal/reading-time.ts';
 import { SitemapParser, type SitemapParserOptions } from './sitemap-parser.ts';
 import type { SitemapDocument, SitemapEntry, SitemapKind } from './types.ts';
 
-/** Default cap on the bytes read from one document, after decompression: 100 MiB. */
-export const DEFAULT_MAX_SITEMAP_BYTES = 100 * 1024 * 1024;
+export { DEFAULT_MAX_SITEMAP_BYTES } from './sitemap-parser.ts';
+
+/** Default time budget for reading one document: 60 s. */
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Input is parsed, and its entries handed out, this much at a time. Large chunks (a file
@@ -16,10 +19,14 @@ const PIECE = 4 * 1024;
 
 export interface ReadSitemapOptions extends SitemapParserOptions {
   /**
-   * Bytes read, after gzip decompression, before reading stops with an error diagnostic
-   * (a gzip bomb expands a few kilobytes into gigabytes). Default 100 MiB.
+   * Milliseconds the reading may take before it stops with a `time-limit` error, keeping
+   * what was read. It counts time spent reading (waiting for input, inflating, parsing),
+   * not time the consumer spends between entries, so a slow consumer is never cut off; a
+   * stalled input is. Default 60,000 (60 s).
    */
-  readonly maxBytes?: number;
+  readonly timeoutMs?: number;
+  /** The clock `timeoutMs` is measured with, in milliseconds. Default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /** Entries as they are read, and the kind and diagnostics once iteration has finished. */
@@ -33,7 +40,8 @@ export interface SitemapReading extends AsyncIterable<SitemapEntry> {
 /**
  * Reads a sitemap as a stream of entries: a string, bytes, a Web `ReadableStream`, a Node
  * `Readable` or any `AsyncIterable` of byte chunks, gzipped or not. Memory stays flat: only
- * the entry being read is held. Iterate once; stopping early cancels the input.
+ * the entry being read is held. Time is linear in the bytes read, and bounded by `maxBytes`
+ * and `timeoutMs`. Iterate once; stopping early cancels the input.
  *
  * @example
  * ```ts
@@ -73,19 +81,16 @@ export function parseSitemapBatches(
     let queue: SitemapEntry[] = [];
     const parser = new SitemapParser(options, (entry) => queue.push(entry));
     const extra: Diagnostic[] = [];
-    const maxBytes = options.maxBytes ?? DEFAULT_MAX_SITEMAP_BYTES;
+    const time = new ReadingTime(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.now);
     const source = gunzipIfNeeded(chunksOf(input));
-    let bytes = 0;
+    let cut = false;
     try {
-      for await (const chunk of source.chunks) {
-        bytes += chunk.length;
-        if (bytes > maxBytes) {
-          extra.push(
-            problem(
-              'size-limit',
-              `more than ${maxBytes} bytes${source.gzipped() ? ' after decompression' : ''}; reading stopped (maxBytes)`,
-            ),
-          );
+      reading: for (;;) {
+        const chunk = await time.race(source.next());
+        if (chunk === null) break;
+        if (chunk === ReadingTime.OVER) {
+          cut = true;
+          extra.push(time.problem());
           break;
         }
         for (let at = 0; at < chunk.length && !parser.stopped; at += PIECE) {
@@ -100,23 +105,42 @@ export function parseSitemapBatches(
           if (queue.length > 0) {
             const batch = queue;
             queue = [];
+            time.pause();
             yield batch;
+            time.resume();
+          }
+          if (time.over()) {
+            cut = true;
+            extra.push(time.problem());
+            break reading;
           }
         }
         if (parser.stopped) break;
       }
     } catch (error) {
+      cut = true;
       const what = source.gzipped()
         ? 'the gzip data is truncated or corrupt'
         : 'reading the input failed';
       extra.push(
         problem(
           source.gzipped() ? 'gzip-error' : 'read-error',
+          'error',
           `${what} (${(error as Error).message}); entries before it were kept`,
         ),
       );
     } finally {
-      parser.end();
+      source.close();
+      if (source.trailingData()) {
+        extra.push(
+          problem(
+            'gzip-trailing-data',
+            'warning',
+            'bytes that are not gzip follow the compressed data; they were ignored',
+          ),
+        );
+      }
+      parser.end({ cut });
       outcome.kind = parser.kind;
       outcome.diagnostics = [...extra, ...parser.diagnostics];
     }
@@ -169,6 +193,6 @@ export async function readSitemap(
   return { kind: reading.kind, entries, diagnostics: reading.diagnostics };
 }
 
-function problem(code: string, message: string): Diagnostic {
-  return { code, severity: 'error', message, line: 1, column: 1 };
+function problem(code: string, severity: Diagnostic['severity'], message: string): Diagnostic {
+  return { code, severity, message, line: 1, column: 1 };
 }

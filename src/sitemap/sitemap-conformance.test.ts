@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fixturePath, readFixtureJson } from '../test-support/fixtures.ts';
+import { fixturePath, needsFixtures, readFixtureJsonOr } from '../test-support/fixtures.ts';
 import { parseSitemap, readSitemap, SitemapParser } from './index.ts';
 import type { SitemapDocument, SitemapEntry, SitemapUrl } from './types.ts';
 
@@ -29,7 +29,8 @@ interface SitemapCase {
   gzipped: boolean;
 }
 
-const { cases } = readFixtureJson<{ cases: SitemapCase[] }>('sitemaps/cases/cases.json');
+const CASES = 'sitemaps/cases/cases.json';
+const { cases } = readFixtureJsonOr<{ cases: SitemapCase[] }>(CASES, { cases: [] });
 const documents = cases.filter((c) => c.kind !== 'robots');
 
 function optionsFor(c: SitemapCase): { url?: string; contentType?: string } {
@@ -40,13 +41,25 @@ function optionsFor(c: SitemapCase): { url?: string; contentType?: string } {
   };
 }
 
+/**
+ * Where waymark reads more than the fixture expects, on purpose: a document cut short inside
+ * an entry keeps that entry when its `<loc>` was complete (the fixture follows USP, which
+ * drops it; the project's issue asks to keep it, with a diagnostic).
+ */
+const KEPT_WHEN_CUT: Readonly<Record<string, readonly string[]>> = {
+  'usp-premature-end': ['http://test_ultimate-sitemap-parser.com/news/third.html'],
+};
+
 /** Locs are compared as `new URL(x).href` spells them: the reader's documented policy. */
 function href(loc: string): string {
   return URL.parse(loc)?.href ?? loc;
 }
 
 function expectedLocs(c: SitemapCase): string[] | null {
-  if (c.expected) return c.expected.map((e) => href(e.loc));
+  if (c.expected)
+    return [...c.expected, ...(KEPT_WHEN_CUT[c.id] ?? []).map((loc) => ({ loc }))].map((e) =>
+      href(e.loc),
+    );
   if (c.expected_sitemaps) return c.expected_sitemaps.map(href);
   return c.expected_count === undefined ? [] : null;
 }
@@ -97,7 +110,7 @@ async function* unevenChunks(bytes: Uint8Array, seed: number): AsyncGenerator<Ui
   }
 }
 
-describe('sitemap fixtures: readSitemap (whole input)', () => {
+describe('sitemap fixtures: readSitemap (whole input)', needsFixtures(CASES), () => {
   test('the fixture has its documents', () => assert.ok(documents.length >= 59));
   for (const c of documents) {
     test(c.id, async () => {
@@ -107,7 +120,7 @@ describe('sitemap fixtures: readSitemap (whole input)', () => {
   }
 });
 
-describe('sitemap fixtures: parseSitemap (stream of uneven chunks)', () => {
+describe('sitemap fixtures: parseSitemap (stream of uneven chunks)', needsFixtures(CASES), () => {
   for (const c of documents) {
     test(c.id, async () => {
       const bytes = readFileSync(fixturePath(`sitemaps/cases/${c.file}`));
@@ -128,30 +141,34 @@ function pushParse(c: SitemapCase, pieces: Uint8Array[]): SitemapDocument {
   return { kind: parser.kind, entries, diagnostics: parser.diagnostics };
 }
 
-describe('chunk boundaries: whole, byte by byte and random splits give the same result', () => {
-  const small = documents.filter((c) => !c.gzipped && !c.file.endsWith('.gz'));
-  for (const c of small) {
-    test(c.id, () => {
-      const bytes = new Uint8Array(readFileSync(fixturePath(`sitemaps/cases/${c.file}`)));
-      if (bytes.length > 200_000) return;
-      const whole = pushParse(c, [bytes]);
-      check(c, whole);
-      const byByte = pushParse(
-        c,
-        Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1)),
-      );
-      assert.deepEqual(byByte, whole, 'byte by byte');
-      for (let seed = 1; seed <= 3; seed++) {
-        const pieces: Uint8Array[] = [];
-        let state = seed * 7919;
-        for (let at = 0; at < bytes.length; ) {
-          state = (state * 48_271) % 2_147_483_647;
-          const size = 1 + (state % 97);
-          pieces.push(bytes.subarray(at, at + size));
-          at += size;
+describe(
+  'chunk boundaries: whole, byte by byte and random splits give the same result',
+  needsFixtures(CASES),
+  () => {
+    const small = documents.filter((c) => !c.gzipped && !c.file.endsWith('.gz'));
+    for (const c of small) {
+      test(c.id, () => {
+        const bytes = new Uint8Array(readFileSync(fixturePath(`sitemaps/cases/${c.file}`)));
+        if (bytes.length > 200_000) return;
+        const whole = pushParse(c, [bytes]);
+        check(c, whole);
+        const byByte = pushParse(
+          c,
+          Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1)),
+        );
+        assert.deepEqual(byByte, whole, 'byte by byte');
+        for (let seed = 1; seed <= 3; seed++) {
+          const pieces: Uint8Array[] = [];
+          let state = seed * 7919;
+          for (let at = 0; at < bytes.length; ) {
+            state = (state * 48_271) % 2_147_483_647;
+            const size = 1 + (state % 97);
+            pieces.push(bytes.subarray(at, at + size));
+            at += size;
+          }
+          assert.deepEqual(pushParse(c, pieces), whole, `random splits, seed ${seed}`);
         }
-        assert.deepEqual(pushParse(c, pieces), whole, `random splits, seed ${seed}`);
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);

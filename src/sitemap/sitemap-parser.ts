@@ -4,11 +4,26 @@ import { chooseEncoding, SNIFF_BYTES, StreamDecoder } from '../shared/xml/text-d
 import { DiagnosticLog } from './internal/diagnostic-log.ts';
 import { EntryCollector } from './internal/entry-collector.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from './internal/protocol-limits.ts';
+import { TextLines } from './internal/text-lines.ts';
+import { utf8Fit } from './internal/utf8-budget.ts';
 import { XmlSitemapReader } from './internal/xml-sitemap-reader.ts';
 import type { SitemapEntry, SitemapKind } from './types.ts';
 
 /** Default cap on entries read from one document: twenty times the protocol's limit. */
 export const DEFAULT_MAX_ENTRIES = 1_000_000;
+
+/** Default cap on the bytes read from one document, after decompression: 100 MiB. */
+export const DEFAULT_MAX_SITEMAP_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Where the first character that is not whitespace stands in `text`, or -1. `trimStart`
+ * skips exactly what `\s` matches (the BOM included), and runs at memory speed over a
+ * megabyte-long run of leading whitespace.
+ */
+function firstContent(text: string): number {
+  const at = text.length - text.trimStart().length;
+  return at === text.length ? -1 : at;
+}
 
 export interface SitemapParserOptions {
   /** The sitemap's own URL: its host is the one `loc` values are expected on. */
@@ -17,14 +32,31 @@ export interface SitemapParserOptions {
   readonly contentType?: string;
   /** Entries read before reading stops with an error diagnostic. Default 1,000,000. */
   readonly maxEntries?: number;
+  /**
+   * Bytes read, after gzip decompression, before reading stops with a `size-limit` error
+   * (a gzip bomb expands a few kilobytes into gigabytes). The document is cut at exactly
+   * this byte, however the input is chunked; text given as a string counts in UTF-8 bytes.
+   * Default 100 MiB.
+   */
+  readonly maxBytes?: number;
+}
+
+/** How the input ended, for {@link SitemapParser.end}. */
+export interface SitemapEndOptions {
+  /**
+   * The input was cut short (a time limit, a failed read) rather than ending: a last line
+   * of a plain-text sitemap is then not read as a URL, as it may be half of one.
+   */
+  readonly cut?: boolean;
 }
 
 /**
  * The push-parser core every sitemap reader runs: `write()` decompressed bytes (or text) as
  * they arrive, `end()` once, and entries come out through `onEntry` as soon as each one is
  * complete. Pure and synchronous; it keeps nothing but the entry being read, so memory does
- * not grow with the document. The kind (`urlset`, `index`, `text`, `rss`, `atom` or
- * `unknown`) is decided from the content, never from a file name.
+ * not grow with the document, and each write costs time in proportion to its own length.
+ * The kind (`urlset`, `index`, `text`, `rss`, `atom` or `unknown`) is decided from the
+ * content, never from a file name.
  *
  * @example
  * ```ts
@@ -38,42 +70,52 @@ export class SitemapParser {
   readonly #options: SitemapParserOptions;
   readonly #log = new DiagnosticLog();
   readonly #collector: EntryCollector;
+  readonly #maxBytes: number;
   #head: Uint8Array[] = [];
   #headLength = 0;
   #decoder: StreamDecoder | null = null;
+  /** `pending` until the first character that is not whitespace decides the kind. */
   #mode: 'pending' | 'xml' | 'text' = 'pending';
-  #pendingText = '';
+  /** Fed from the first character on, so XML offsets count leading whitespace too. */
   #xml: XmlSitemapReader | null = null;
-  #textCarry = '';
-  #textLine = 0;
+  #text: TextLines;
   #bytes = 0;
+  /** Set once `maxBytes` cut the input. */
+  #capped = false;
   #ended = false;
   #diagnostics: Diagnostic[] | null = null;
 
   constructor(options: SitemapParserOptions, onEntry: (entry: SitemapEntry) => void) {
     this.#options = options;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_SITEMAP_BYTES;
     const host = options.url === undefined ? null : (URL.parse(options.url)?.host ?? null);
     this.#collector = new EntryCollector(this.#log, {
       host,
       maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
       emit: onEntry,
     });
+    this.#text = new TextLines(this.#collector, this.#log);
   }
 
   /** What the document is; `unknown` until the first element or line is seen. */
   get kind(): SitemapKind {
     if (this.#mode === 'text') return 'text';
-    return this.#xml?.kind ?? 'unknown';
+    return this.#mode === 'xml' ? (this.#xml?.kind ?? 'unknown') : 'unknown';
   }
 
-  /** True once the entry cap was reached: feeding more input changes nothing. */
+  /** True once a cap (entries or bytes) was reached: feeding more input changes nothing. */
   get stopped(): boolean {
-    return this.#collector.stopped;
+    return this.#collector.stopped || this.#capped;
   }
 
   /** Entries emitted so far. */
   get count(): number {
     return this.#collector.count;
+  }
+
+  /** Bytes written so far (text given as a string: its UTF-8 bytes), at most `maxBytes`. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** Problems found, complete after `end()`. */
@@ -82,28 +124,29 @@ export class SitemapParser {
   }
 
   write(chunk: Uint8Array | string): void {
-    if (this.#ended || this.stopped) return;
+    if (this.#ended || this.stopped || chunk.length === 0) return;
+    const room = this.#maxBytes - this.#bytes;
     if (typeof chunk === 'string') {
-      this.#text(this.#bytes === 0 && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk);
-      this.#bytes += chunk.length;
+      const fit = utf8Fit(chunk, room);
+      const text = fit.units === chunk.length ? chunk : chunk.slice(0, fit.units);
+      this.#countBytes(fit.bytes);
+      this.#feed(this.#bytes === fit.bytes && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      if (fit.units < chunk.length) this.#cap();
       return;
     }
-    this.#countBytes(chunk.length);
-    if (this.#decoder === null) {
-      this.#head.push(chunk);
-      this.#headLength += chunk.length;
-      if (this.#headLength < SNIFF_BYTES) return;
-      this.#startDecoding();
-      return;
-    }
-    this.#text(this.#decoder.decode(chunk));
+    const bytes = chunk.length <= room ? chunk : chunk.subarray(0, room);
+    this.#countBytes(bytes.length);
+    if (bytes.length > 0) this.#decode(bytes);
+    if (bytes.length < chunk.length) this.#cap();
   }
 
-  end(): void {
+  end(options: SitemapEndOptions = {}): void {
     if (this.#ended) return;
     this.#ended = true;
+    const cut = options.cut === true || this.#capped;
     if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
-    if (this.#decoder !== null) this.#text(this.#decoder.decode(new Uint8Array(0), true));
+    // A character split by a cut is not an encoding error: its bytes are left unread.
+    if (this.#decoder !== null && !cut) this.#feed(this.#decoder.decode(new Uint8Array(0), true));
     if (this.#decoder?.invalid) {
       this.#log.report(
         'warning',
@@ -117,8 +160,7 @@ export class SitemapParser {
     } else if (this.#mode === 'xml') {
       this.#xml?.end();
     } else {
-      this.#lines('');
-      this.#collector.textLine(this.#textCarry, ++this.#textLine);
+      this.#text.end(cut);
     }
     if (this.count > MAX_SITEMAP_URLS) {
       this.#log.reportAt(
@@ -144,6 +186,27 @@ export class SitemapParser {
     }
   }
 
+  /** maxBytes was reached with more input to come: nothing after this byte is read. */
+  #cap(): void {
+    this.#capped = true;
+    this.#log.reportAt(
+      'error',
+      'size-limit',
+      `more than ${this.#maxBytes} bytes; reading stopped at that byte (maxBytes; for gzip, counted after decompression)`,
+      1,
+    );
+  }
+
+  #decode(chunk: Uint8Array): void {
+    if (this.#decoder !== null) {
+      this.#feed(this.#decoder.decode(chunk));
+      return;
+    }
+    this.#head.push(chunk);
+    this.#headLength += chunk.length;
+    if (this.#headLength >= SNIFF_BYTES) this.#startDecoding();
+  }
+
   #startDecoding(): void {
     const head = concatBytes(this.#head, this.#headLength);
     this.#head = [];
@@ -157,42 +220,36 @@ export class SitemapParser {
       );
     }
     this.#decoder = new StreamDecoder(choice.encoding);
-    this.#text(this.#decoder.decode(head.subarray(choice.bomLength)));
+    this.#feed(this.#decoder.decode(head.subarray(choice.bomLength)));
   }
 
-  #text(text: string): void {
+  /**
+   * Decoded text to the XML reader or the line splitter. Until the first character that is
+   * not whitespace, text goes to the XML reader (for its offsets) and its line breaks are
+   * counted for the line splitter; that character then decides which one reads on.
+   */
+  #feed(text: string): void {
     if (text.length === 0) return;
-    if (this.#mode === 'pending') {
-      this.#pendingText += text;
-      const first = this.#pendingText.search(/[^\s\uFEFF]/);
-      if (first < 0) return;
-      this.#mode = this.#pendingText[first] === '<' ? 'xml' : 'text';
-      text = this.#pendingText;
-      this.#pendingText = '';
-      if (this.#mode === 'xml') this.#xml = new XmlSitemapReader(this.#log, this.#collector);
-    }
-    if (this.#xml !== null) {
-      this.#log.addText(text);
-      this.#xml.write(text);
+    if (this.#mode === 'text') {
+      this.#text.write(text);
       return;
     }
-    this.#lines(text);
-  }
-
-  /** Plain-text sitemaps: one URL a line, any line ending. */
-  #lines(text: string): void {
-    const all = this.#textCarry + text;
-    let start = 0;
-    for (let i = 0; i < all.length; i++) {
-      const c = all.charCodeAt(i);
-      if (c !== 0x0a && c !== 0x0d) continue;
-      // A CR at the very end may be half of a CRLF split across chunks: wait for the next one.
-      if (c === 0x0d && i === all.length - 1 && !this.#ended) break;
-      this.#collector.textLine(all.slice(start, i), ++this.#textLine);
-      if (c === 0x0d && all.charCodeAt(i + 1) === 0x0a) i++;
-      start = i + 1;
-      if (this.stopped) return;
+    if (this.#mode === 'pending') {
+      this.#xml ??= new XmlSitemapReader(this.#log, this.#collector);
+      const first = firstContent(text);
+      if (first < 0) {
+        this.#text.skip(text);
+      } else if (text.charCodeAt(first) === 0x3c) {
+        this.#mode = 'xml';
+      } else {
+        this.#mode = 'text';
+        this.#xml = null;
+        this.#text.skip(text.slice(0, first));
+        this.#text.write(text.slice(first));
+        return;
+      }
     }
-    this.#textCarry = all.slice(start);
+    this.#log.addText(text);
+    (this.#xml as XmlSitemapReader).write(text);
   }
 }

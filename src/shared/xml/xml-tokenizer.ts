@@ -1,4 +1,5 @@
 import { CharReference, NOT_A_REFERENCE, UNFINISHED } from './xml-char-reference.ts';
+import { DOCTYPE_CUT_BEFORE_TAG, DOCTYPE_UNFINISHED, DoctypeEnd } from './xml-doctype-end.ts';
 import { SectionEnd } from './xml-section-end.ts';
 
 /** What the tokenizer reports; the same events as htmlparser2's `Parser` handler. */
@@ -12,8 +13,26 @@ export interface XmlTokenHandler {
   onclosetag(name: string, isImplied: boolean): void;
   /** Decoded text or CDATA, in one or more pieces per run. */
   ontext(text: string): void;
-  /** `<?name ...?>` as (`?name`, `?name ...`) and `<!NAME ...>` as (`!NAME`, `!NAME ...`). */
+  /**
+   * `<?name ...?>` as (`?name`, `?name ...`) and `<!NAME ...>` as (`!NAME`, `!NAME ...`). A
+   * DOCTYPE with an internal subset comes as (`!DOCTYPE`, `!DOCTYPE name ... [`): the subset
+   * is skipped, never kept.
+   */
   onprocessinginstruction(name: string, data: string): void;
+  /**
+   * An element nested deeper than `maxDepth` was skipped: no open or close event comes for it
+   * or for anything inside it (its text still comes). `startIndex` is its start tag's offset.
+   */
+  ondepthlimit?(name: string): void;
+}
+
+export interface XmlTokenizerOptions {
+  /**
+   * Elements kept open at most; deeper ones are counted, not kept, and reported through
+   * `ondepthlimit`. Each end tag then closes the innermost skipped element, whatever its name.
+   * Default: no limit (htmlparser2's behaviour).
+   */
+  readonly maxDepth?: number;
 }
 
 // Tokenizer states, named after htmlparser2's.
@@ -40,6 +59,7 @@ const IN_COMMENT = 19;
 const IN_CDATA = 20;
 const IN_PROCESSING_INSTRUCTION = 21;
 const IN_REFERENCE = 22;
+const IN_DOCTYPE = 23;
 
 const TAB = 0x09;
 const NEWLINE = 0x0a;
@@ -57,6 +77,12 @@ const GT = 0x3e;
 const QUESTION = 0x3f;
 const OPEN_BRACKET = 0x5b;
 const CDATA_START = '[CDATA[';
+/** The declaration name read to its real end (any case, as htmlparser2 reads names). */
+const DOCTYPE = 'doctype';
+/** `#doctypeMatch` once `<!DOCTYPE` and a space or `[` after it were read. */
+const DOCTYPE_CONFIRMED = DOCTYPE.length + 1;
+/** Most names remembered as not open (see `#closeTag`); more are simply looked up again. */
+const ABSENT_NAMES = 256;
 
 function isSpace(c: number): boolean {
   return c === SPACE || c === NEWLINE || c === TAB || c === RETURN || c === FORM_FEED;
@@ -103,6 +129,15 @@ function instructionName(value: string): string {
  * htmlparser2 emit a stray text whose content depends on how the input was chunked; here it is
  * always what htmlparser2 gives for the whole document (its last character).
  *
+ * Two differences on purpose. A `<!DOCTYPE` declaration ends where XML says it does, not at
+ * its first `>`: quoted literals and the internal subset (`[...]`, whose entity values may
+ * hold `>` and `<`) are skipped whole, so nothing in them turns into text or elements; see
+ * DoctypeEnd. And with `maxDepth`, elements nested deeper are counted rather than kept, so
+ * deep nesting costs neither memory nor time per level.
+ *
+ * Every chunk costs time in proportion to its own length (plus, once per token, the length
+ * of the token carried over from earlier chunks): nothing is scanned twice.
+ *
  * @example
  * const tokenizer = new XmlTokenizer({
  *   onopentag: (name) => console.log('open', name, tokenizer.startIndex),
@@ -118,6 +153,21 @@ export class XmlTokenizer {
   /** Offset (in all the text written so far) of the token that caused the current event. */
   startIndex = 0;
   readonly #handler: XmlTokenHandler;
+  readonly #maxDepth: number;
+  /** Elements open beyond `maxDepth`, counted and not kept. */
+  #skipped = 0;
+  /** The start tag being read is beyond `maxDepth`. */
+  #skipping = false;
+  /** Start tags pushed so far: `#absent` holds only while this stays the same. */
+  #pushes = 0;
+  /** Names of end tags found to match no open element, valid while `#pushes` is `#absentAt`. */
+  readonly #absent = new Set<string>();
+  #absentAt = 0;
+  /** How much of `DOCTYPE` the declaration being read starts with (-1: it is not one). */
+  #doctypeMatch = -1;
+  readonly #doctype = new DoctypeEnd();
+  /** A DOCTYPE's text up to its internal subset, once that has opened. */
+  #doctypeData: string | null = null;
   #state = TEXT;
   /** Offset of the current chunk's first character in all the text written. */
   #offset = 0;
@@ -145,8 +195,9 @@ export class XmlTokenizer {
   /** Element names seen, by their first two characters (see `nameKey`). */
   readonly #names: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
 
-  constructor(handler: XmlTokenHandler) {
+  constructor(handler: XmlTokenHandler, options: XmlTokenizerOptions = {}) {
     this.#handler = handler;
+    this.#maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   }
 
   write(chunk: string): void {
@@ -175,6 +226,13 @@ export class XmlTokenizer {
       case IN_PROCESSING_INSTRUCTION:
         if (this.#carry !== '') this.#text(this.#carry, end);
         break;
+      case IN_DOCTYPE:
+        // Cut inside the internal subset: the declaration is reported all the same (its text
+        // up to the subset); before that it is text, as for any unfinished declaration.
+        if (this.#doctypeData !== null) this.#declaration(this.#doctypeData, DOCTYPE.length);
+        else if (this.#carry !== '') this.#text(this.#carry, end);
+        this.#doctypeData = null;
+        break;
       case IN_CDATA:
         // htmlparser2 delivers an unfinished CDATA section as text, and then (as after an
         // unfinished comment) counts offsets from one past the end.
@@ -196,9 +254,16 @@ export class XmlTokenizer {
     }
     this.#state = TEXT;
     this.#carry = '';
+    this.#skipped = 0;
     const stack = this.#stack;
     for (let k = stack.length - 1; k >= 0; k--) this.#handler.onclosetag(stack[k] as string, true);
     stack.length = 0;
+  }
+
+  /** `<!...>`, its name as htmlparser2 finds it, or of `nameLength` (a DOCTYPE's: `[` may follow). */
+  #declaration(value: string, nameLength?: number): void {
+    const name = nameLength === undefined ? instructionName(value) : value.slice(0, nameLength);
+    this.#handler.onprocessinginstruction(`!${name}`, `!${value}`);
   }
 
   #text(text: string, end: number): void {
@@ -214,6 +279,9 @@ export class XmlTokenizer {
     let s = 0;
     /** The next `&` at or after i (or `length`), recomputed only once passed. */
     let amp = -1;
+    /** The same for the character that ends the text or value being read, and its state. */
+    let stopAt = -1;
+    let stopState = -1;
 
     if (state === IN_REFERENCE) {
       const reference = this.#reference;
@@ -235,9 +303,13 @@ export class XmlTokenizer {
         case TEXT:
         case IN_VALUE_DOUBLE_QUOTED:
         case IN_VALUE_SINGLE_QUOTED: {
-          const stop = state === TEXT ? '<' : state === IN_VALUE_DOUBLE_QUOTED ? '"' : "'";
-          let next = buf.indexOf(stop, i);
-          if (next < 0) next = length;
+          if (stopState !== state || stopAt < i) {
+            const stop = state === TEXT ? '<' : state === IN_VALUE_DOUBLE_QUOTED ? '"' : "'";
+            stopAt = buf.indexOf(stop, i);
+            if (stopAt < 0) stopAt = length;
+            stopState = state;
+          }
+          const next = stopAt;
           if (amp < i) {
             amp = buf.indexOf('&', i);
             if (amp < 0) amp = length;
@@ -363,9 +435,12 @@ export class XmlTokenizer {
           if (i === length) break;
           if (c === GT) {
             const name = this.#tagName;
+            const skipped = this.#skipping;
             this.#endOpenTag();
             const stack = this.#stack;
-            if (stack[stack.length - 1] === name) {
+            if (skipped) {
+              this.#skipped--;
+            } else if (stack[stack.length - 1] === name) {
               stack.pop();
               handler.onclosetag(name, true);
             }
@@ -472,6 +547,7 @@ export class XmlTokenizer {
             const after = i + (innermost?.length ?? 0);
             if (
               c !== SLASH &&
+              this.#skipped === 0 &&
               innermost !== undefined &&
               after < length &&
               buf.startsWith(innermost, i) &&
@@ -518,6 +594,7 @@ export class XmlTokenizer {
           } else {
             // htmlparser2 consumes this character either way, even a `>`.
             state = c === DASH ? BEFORE_COMMENT : IN_DECLARATION;
+            this.#doctypeMatch = (c | 0x20) === DOCTYPE.charCodeAt(0) ? 1 : -1;
           }
           break;
         }
@@ -530,6 +607,7 @@ export class XmlTokenizer {
             this.#carry = '';
           } else {
             state = IN_DECLARATION;
+            this.#doctypeMatch = -1;
           }
           break;
         }
@@ -548,26 +626,75 @@ export class XmlTokenizer {
             this.#carry = '';
           } else if (i < length) {
             state = IN_DECLARATION;
+            this.#doctypeMatch = -1;
           }
           break;
         }
 
         case IN_DECLARATION:
         case IN_BOGUS_COMMENT: {
+          if (state === IN_DECLARATION && this.#doctypeMatch > 0) {
+            i = this.#matchDoctype(buf, i);
+            if (this.#doctypeMatch === DOCTYPE_CONFIRMED) {
+              state = IN_DOCTYPE;
+              this.#doctype.start();
+              this.#doctypeData = null;
+              break;
+            }
+            if (i === length) break;
+          }
           const gt = buf.indexOf('>', i);
           if (gt < 0) {
             i = length;
             break;
           }
           if (state === IN_DECLARATION) {
-            const value = this.#section(buf, s, gt);
-            handler.onprocessinginstruction(`!${instructionName(value)}`, `!${value}`);
+            this.#declaration(this.#section(buf, s, gt));
           } else {
             this.#carry = '';
           }
           state = TEXT;
           i = s = gt + 1;
           this.startIndex = offset + i;
+          break;
+        }
+
+        case IN_DOCTYPE: {
+          const doctype = this.#doctype;
+          const end = doctype.scan(buf, i);
+          if (doctype.subsetOpenedAt >= 0 && this.#doctypeData === null) {
+            // What comes before the subset is kept; the subset itself never is.
+            this.#doctypeData = this.#section(buf, s, doctype.subsetOpenedAt + 1);
+          }
+          if (end === DOCTYPE_UNFINISHED) {
+            i = length;
+            break;
+          }
+          const cut = end === DOCTYPE_CUT_BEFORE_TAG;
+          const lessThan = doctype.lessThan;
+          let value = this.#doctypeData;
+          if (value === null) {
+            // Without a subset the text is as htmlparser2 has it (the `<` of a cut tag left out).
+            value = !cut
+              ? this.#section(buf, s, end - 1)
+              : lessThan < 0
+                ? this.#section(buf, s, 0).slice(0, -1)
+                : this.#section(buf, s, lessThan);
+          }
+          this.#doctypeData = null;
+          this.#carry = '';
+          this.#declaration(value, DOCTYPE.length);
+          if (cut) {
+            // The tag the declaration ran into is read as a tag.
+            state = BEFORE_TAG_NAME;
+            i = lessThan + 1;
+            s = Math.max(0, lessThan);
+            this.startIndex = offset + lessThan;
+          } else {
+            state = TEXT;
+            i = s = end;
+            this.startIndex = offset + end;
+          }
           break;
         }
 
@@ -643,10 +770,33 @@ export class XmlTokenizer {
       case IN_PROCESSING_INSTRUCTION:
         if (s < length) this.#carry += buf.slice(s);
         break;
+      case IN_DOCTYPE:
+        if (this.#doctypeData === null && s < length) this.#carry += buf.slice(s);
+        break;
       default:
         break;
     }
     this.#state = state;
+  }
+
+  /** Reads on through `DOCTYPE` (from `#doctypeMatch` characters in); returns where it stopped. */
+  #matchDoctype(buf: string, from: number): number {
+    let matched = this.#doctypeMatch;
+    let i = from;
+    while (i < buf.length && matched < DOCTYPE.length) {
+      if ((buf.charCodeAt(i) | 0x20) !== DOCTYPE.charCodeAt(matched)) {
+        this.#doctypeMatch = -1;
+        return i;
+      }
+      matched++;
+      i++;
+    }
+    if (matched === DOCTYPE.length && i < buf.length) {
+      const c = buf.charCodeAt(i);
+      matched = isSpace(c) || c === OPEN_BRACKET ? DOCTYPE_CONFIRMED : -1;
+    }
+    this.#doctypeMatch = matched;
+    return i;
   }
 
   /** The current token's characters from s to end, with any carried from earlier chunks. */
@@ -667,6 +817,13 @@ export class XmlTokenizer {
   #openTag(name: string): void {
     this.#openTagStart = this.startIndex;
     this.#tagName = name;
+    if (this.#stack.length >= this.#maxDepth) {
+      this.#skipping = true;
+      this.#skipped++;
+      return;
+    }
+    this.#skipping = false;
+    this.#pushes++;
     this.#stack.push(name);
   }
 
@@ -674,7 +831,8 @@ export class XmlTokenizer {
     this.startIndex = this.#openTagStart;
     const attributes = this.#attributes;
     this.#attributes = null;
-    this.#handler.onopentag(this.#tagName, attributes ?? NO_ATTRIBUTES);
+    if (this.#skipping) this.#handler.ondepthlimit?.(this.#tagName);
+    else this.#handler.onopentag(this.#tagName, attributes ?? NO_ATTRIBUTES);
   }
 
   #attributeEnd(value: string): void {
@@ -685,11 +843,29 @@ export class XmlTokenizer {
     if (!Object.hasOwn(attributes, name)) attributes[name] = value;
   }
 
-  /** An end tag: closes the innermost open element of that name and any inside it; else ignored. */
+  /**
+   * An end tag: closes the innermost open element of that name and any inside it; else
+   * ignored. Below the depth limit it closes the innermost skipped element instead.
+   */
   #closeTag(name: string): void {
+    if (this.#skipped > 0) {
+      this.#skipped--;
+      return;
+    }
+    // A run of stray end tags would search the whole stack each: a name found missing stays
+    // missing until the next start tag.
+    if (this.#absentAt !== this.#pushes) {
+      this.#absent.clear();
+      this.#absentAt = this.#pushes;
+    } else if (this.#absent.has(name)) {
+      return;
+    }
     const stack = this.#stack;
     const at = stack.lastIndexOf(name);
-    if (at < 0) return;
+    if (at < 0) {
+      if (this.#absent.size < ABSENT_NAMES) this.#absent.add(name);
+      return;
+    }
     for (let k = stack.length - 1; k > at; k--) {
       this.#handler.onclosetag(stack.pop() as string, true);
     }

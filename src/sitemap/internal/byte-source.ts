@@ -1,8 +1,10 @@
-// Every input the sitemap readers take, as one async stream of byte (or text) chunks, with
-// gzip detected from the magic bytes and inflated on the way. DecompressionStream is a Web
-// standard, so this stays free of node: imports.
+// Every input the sitemap readers take, as one pull source of byte (or text) chunks, with
+// gzip detected from the magic bytes and inflated on the way (gzip-members.ts). A source can
+// be closed while a read is pending, so a stalled input cannot hold a reading past its time.
 
 import { concatBytes } from '../../shared/bytes.ts';
+import { GzipMembers, nodeZlib, type ZlibModule } from './gzip-members.ts';
+import { WebGunzip } from './web-gunzip.ts';
 
 export type SitemapInput =
   | string
@@ -12,122 +14,164 @@ export type SitemapInput =
   | AsyncIterable<Uint8Array | string>
   | Iterable<Uint8Array | string>;
 
-/** The input as chunks, whatever form it came in (a Node Readable is an AsyncIterable). */
-export async function* chunksOf(input: SitemapInput): AsyncGenerator<Uint8Array | string> {
-  if (typeof input === 'string' || input instanceof Uint8Array) {
-    yield input;
-    return;
+export type Chunk = Uint8Array | string;
+
+/** Chunks on demand. */
+export interface ChunkSource {
+  /** The next chunk, or null at the end; rejects when the input fails. */
+  next(): Promise<Chunk | null>;
+  /** Stops the input and releases it, without waiting for a read that may never end. */
+  close(): void;
+}
+
+/** The input as a source of chunks, whatever form it came in (a Node Readable is an AsyncIterable). */
+export function chunksOf(input: SitemapInput): ChunkSource {
+  if (typeof input === 'string' || input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    let given: Chunk | null = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+    return {
+      next: async () => {
+        const chunk = given;
+        given = null;
+        return chunk;
+      },
+      close: () => {
+        given = null;
+      },
+    };
   }
-  if (input instanceof ArrayBuffer) {
-    yield new Uint8Array(input);
-    return;
+  // A Web stream is read through its reader, which a pending read does not keep from cancelling.
+  if (typeof (input as ReadableStream<Uint8Array>).getReader === 'function') {
+    return streamChunks(input as ReadableStream<Uint8Array>);
   }
-  if (Symbol.asyncIterator in input) {
-    yield* input as AsyncIterable<Uint8Array | string>;
-    return;
+  if (Symbol.asyncIterator in input || Symbol.iterator in input) {
+    const iterator =
+      Symbol.asyncIterator in input
+        ? (input as AsyncIterable<Chunk>)[Symbol.asyncIterator]()
+        : (input as Iterable<Chunk>)[Symbol.iterator]();
+    let finished = false;
+    return {
+      next: async () => {
+        if (finished) return null;
+        const next = await iterator.next();
+        if (next.done) finished = true;
+        return next.done ? null : next.value;
+      },
+      close: () => {
+        if (finished) return;
+        finished = true;
+        try {
+          // Not awaited: an async generator answers return() only once its pending step ends.
+          Promise.resolve(iterator.return?.()).catch(() => {});
+        } catch {
+          // An iterator whose return() throws is released all the same.
+        }
+      },
+    };
   }
-  if (Symbol.iterator in input) {
-    yield* input as Iterable<Uint8Array | string>;
-    return;
-  }
-  const reader = (input as ReadableStream<Uint8Array>).getReader();
-  try {
-    for (;;) {
+  // Not an input at all: reading it fails, as reading a failed stream does.
+  return {
+    next: () => Promise.reject(new TypeError('the input is not bytes, text, a stream or chunks')),
+    close: () => {},
+  };
+}
+
+function streamChunks(stream: ReadableStream<Uint8Array>): ChunkSource {
+  const reader = stream.getReader();
+  let finished = false;
+  return {
+    next: async () => {
+      if (finished) return null;
       const { value, done } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
+      if (done) finished = true;
+      return done ? null : value;
+    },
+    close: () => {
+      if (finished) return;
+      finished = true;
+      // Cancelling settles a pending read, so nothing is left waiting.
+      reader.cancel().catch(() => {});
+    },
+  };
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
+/** {@link gunzipIfNeeded}'s source, and what it found. */
+export interface InflatingSource extends ChunkSource {
+  /** True once the input turned out to be gzip. */
+  gzipped(): boolean;
+  /** True when bytes that are not gzip followed the last gzip member (they were ignored). */
+  trailingData(): boolean;
+}
+
 /**
- * Inflates the stream when its first two bytes are the gzip magic (whatever the file name or
- * Content-Type says), else passes it through. `gzipped()` tells afterwards which it was.
+ * Inflates the source when its first two bytes are the gzip magic (whatever the file name or
+ * Content-Type says), else passes it through. Every member of a multi-member file is read
+ * (`cat a.gz b.gz`). Where Node's zlib is at hand it does the inflating; elsewhere the Web
+ * `DecompressionStream`, which reads a first member only. `zlib` is for tests.
  */
-export function gunzipIfNeeded(source: AsyncIterable<Uint8Array | string>): {
-  chunks: AsyncGenerator<Uint8Array | string>;
-  gzipped: () => boolean;
-} {
+export function gunzipIfNeeded(
+  source: ChunkSource,
+  zlib: ZlibModule | null = nodeZlib(),
+): InflatingSource {
+  let inner: ChunkSource | null = null;
   let gzipped = false;
-  async function* run(): AsyncGenerator<Uint8Array | string> {
-    const iterator = source[Symbol.asyncIterator]();
+  let members: GzipMembers | null = null;
+  let closed = false;
+  const decide = async (): Promise<ChunkSource> => {
     const head: Uint8Array[] = [];
     let headLength = 0;
-    let done = false;
+    let ended = false;
     while (headLength < 2) {
-      const next = await iterator.next();
-      if (next.done) {
-        done = true;
+      const chunk = await source.next();
+      if (chunk === null) {
+        ended = true;
         break;
       }
-      if (typeof next.value === 'string') {
+      if (typeof chunk === 'string') {
         // Text was given: no gzip to look for.
-        yield* head;
-        yield next.value;
-        yield* rest(iterator);
-        return;
+        return prefixed([...head, chunk], source);
       }
-      head.push(next.value);
-      headLength += next.value.length;
+      head.push(chunk);
+      headLength += chunk.length;
     }
-    const first = head.length === 1 ? (head[0] as Uint8Array) : concatBytes(head, headLength);
+    const first = concatBytes(head, headLength);
     gzipped = first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
-    const all = prepend(first, done ? null : iterator);
-    if (gzipped) yield* inflate(all);
-    else yield* all;
-  }
-  return { chunks: run(), gzipped: () => gzipped };
+    const all = prefixed(first.length > 0 ? [first] : [], ended ? null : source, true);
+    if (!gzipped) return all;
+    if (zlib === null) return new WebGunzip(all);
+    members = new GzipMembers(all, zlib);
+    return members;
+  };
+  return {
+    async next() {
+      if (closed) return null;
+      inner ??= await decide();
+      return inner.next();
+    },
+    close() {
+      closed = true;
+      if (inner === null) source.close();
+      else inner.close();
+    },
+    gzipped: () => gzipped,
+    trailingData: () => members?.trailingData === true,
+  };
 }
 
-async function* rest<T>(iterator: AsyncIterator<T>): AsyncGenerator<T> {
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await iterator.return?.();
-  }
-}
-
-async function* prepend(
-  first: Uint8Array,
-  iterator: AsyncIterator<Uint8Array | string> | null,
-): AsyncGenerator<Uint8Array> {
-  if (first.length > 0) yield first;
-  if (iterator === null) return;
-  for await (const chunk of rest(iterator)) {
-    yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-  }
-}
-
-/** gunzip as a stream; a truncated or corrupt stream rejects from the iteration. */
-async function* inflate(source: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const stream = new DecompressionStream('gzip');
-  const writer = stream.writable.getWriter();
-  const reader = stream.readable.getReader();
-  const pump = (async () => {
-    try {
-      for await (const chunk of source) await writer.write(chunk as Uint8Array<ArrayBuffer>);
-      await writer.close();
-    } catch (error) {
-      await writer.abort(error).catch(() => {});
-    }
-  })();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-    await source.return(undefined).catch(() => {});
-    await pump;
-  }
+/** `head`, then the rest of `source` (text after bytes encoded as UTF-8 when `bytesOnly`). */
+function prefixed(head: Chunk[], source: ChunkSource | null, bytesOnly = false): ChunkSource {
+  let at = 0;
+  const encoder = new TextEncoder();
+  return {
+    async next() {
+      if (at < head.length) return head[at++] as Chunk;
+      const chunk = source === null ? null : await source.next();
+      return bytesOnly && typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    },
+    close() {
+      at = head.length;
+      source?.close();
+    },
+  };
 }

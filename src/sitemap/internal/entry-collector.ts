@@ -166,7 +166,7 @@ export class EntryCollector {
       this.#log.report(
         'warning',
         'missing-loc',
-        `<${element}> without ${element === 'entry' ? 'a link' : element === 'item' ? '<link>' : '<loc>'}; skipped`,
+        `<${element}> without ${element === 'entry' ? 'a link' : element === 'item' ? '<link> or a permalink <guid> URL' : '<loc>'}; skipped`,
         draft.offset,
       );
       return null;

@@ -7,6 +7,10 @@ export interface UrlDraft {
   loc: string | null;
   /** Offset of the draft's start tag, for diagnostics. */
   offset: number;
+  /** An RSS item's permalink `<guid>`: its address when it has no `<link>`. */
+  guid?: string;
+  /** The entry is dropped when it closes (its `loc` was already reported). */
+  skip?: boolean;
   lastmod?: string;
   changefreq?: string;
   priority?: number;

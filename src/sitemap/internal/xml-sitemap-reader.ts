@@ -12,8 +12,9 @@ import {
   type UrlDraft,
   urlDraft,
 } from './entry-drafts.ts';
-import { clip, trimXml } from './loc.ts';
+import { clip, readLoc, trimXml } from './loc.ts';
 import { CONVENTIONAL_PREFIXES, EXTENSIONS, SITEMAP_NS } from './namespaces.ts';
+import { MAX_VALUE_CHARS, MAX_XML_DEPTH } from './reader-limits.ts';
 
 const ROOT_KINDS: Readonly<Record<string, SitemapKind>> = {
   urlset: 'urlset',
@@ -48,16 +49,21 @@ interface Capture {
   readonly depth: number;
   readonly offset: number;
   text: string;
+  /** The text passed MAX_VALUE_CHARS: it was let go, and the value is dropped. */
+  tooLong: boolean;
 }
 
 /**
  * Reads an XML sitemap (URL set, index, RSS or Atom) from decoded text, streaming, with
  * XmlTokenizer (htmlparser2's XML mode, rebuilt for speed): it never builds a tree, recovers
  * from unclosed and mismatched tags, decodes only the five XML entities and character
- * references, and never reads a DTD, so external entities and entity expansion cannot
- * happen. Elements are matched by local name, case-insensitively, in context (`loc` in
- * `url`, `loc` in `image:image`), so missing or wrong namespaces and upper-case names still
- * read; each oddity is reported.
+ * references, and never reads a DTD: a DOCTYPE (with its internal subset) is reported and
+ * skipped, entity references stay as written, so external entities and entity expansion
+ * cannot happen, and the rest of the document is read as usual (as the navmap reader does).
+ * Elements are matched by local name, case-insensitively, in context (`loc` in `url`, `loc`
+ * in `image:image`), so missing or wrong namespaces and upper-case names still read; each
+ * oddity is reported. Nesting past MAX_XML_DEPTH and values past MAX_VALUE_CHARS are
+ * dropped with a diagnostic rather than held.
  */
 export class XmlSitemapReader {
   kind: SitemapKind | null = null;
@@ -72,7 +78,8 @@ export class XmlSitemapReader {
   #extension: ExtensionDraft | null = null;
   #extensionDepth = -1;
   #capture: Capture | null = null;
-  #refused = false;
+  #dtdReported = false;
+  #tooDeepReported = false;
   #ending = false;
   /** The last event was an open tag: an implied close right now is a self-closing tag. */
   #justOpened = false;
@@ -84,15 +91,19 @@ export class XmlSitemapReader {
   constructor(log: DiagnosticLog, out: EntryCollector) {
     this.#log = log;
     this.#out = out;
-    this.#parser = new XmlTokenizer({
-      onopentag: (name, attributes) => this.#open(name, attributes),
-      onclosetag: (name, implied) => this.#close(name, implied),
-      ontext: (text) => {
-        this.#justOpened = false;
-        if (this.#capture !== null) this.#capture.text += text;
+    this.#parser = new XmlTokenizer(
+      {
+        onopentag: (name, attributes) => this.#open(name, attributes),
+        onclosetag: (name, implied) => this.#close(name, implied),
+        ontext: (text) => {
+          this.#justOpened = false;
+          if (this.#capture !== null) this.#captureText(this.#capture, text);
+        },
+        onprocessinginstruction: (name) => this.#declaration(name),
+        ondepthlimit: () => this.#tooDeep(),
       },
-      onprocessinginstruction: (name, data) => this.#declaration(name, data),
-    });
+      { maxDepth: MAX_XML_DEPTH },
+    );
   }
 
   write(text: string): void {
@@ -102,7 +113,7 @@ export class XmlSitemapReader {
   end(): void {
     this.#ending = true;
     this.#parser.end();
-    const open = this.kind !== null && this.kind !== 'unknown' && !this.#refused;
+    const open = this.kind !== null && this.kind !== 'unknown';
     if (open && !this.#rootClosed && !this.#truncated) {
       this.#log.report(
         'error',
@@ -111,7 +122,7 @@ export class XmlSitemapReader {
         Number.MAX_SAFE_INTEGER,
       );
     }
-    if (this.kind === null && !this.#refused) {
+    if (this.kind === null) {
       this.#log.report(
         'error',
         'no-root-element',
@@ -126,7 +137,7 @@ export class XmlSitemapReader {
     return this.#parser.startIndex;
   }
 
-  #declaration(name: string, data: string): void {
+  #declaration(name: string): void {
     const lower = name.toLowerCase();
     if (lower === '?xml' && this.#offset > 0) {
       this.#log.report(
@@ -136,15 +147,35 @@ export class XmlSitemapReader {
         this.#offset,
       );
     }
-    const entities = lower === '!entity' || (lower === '!doctype' && data.includes('['));
-    if (!entities || this.#refused) return;
-    this.#refused = true;
+    if ((lower !== '!doctype' && lower !== '!entity') || this.#dtdReported) return;
+    this.#dtdReported = true;
     this.#log.report(
-      'error',
-      'dtd-refused',
-      'the document declares a DTD with entities (as XXE and entity-expansion attacks do); it is refused and no entries are read',
+      'warning',
+      'dtd-ignored',
+      'the document has a DTD; it is ignored (no DTD, external entity or entity expansion is ever read: entity references stay as written)',
       this.#offset,
     );
+  }
+
+  #tooDeep(): void {
+    if (this.#tooDeepReported) return;
+    this.#tooDeepReported = true;
+    this.#log.report(
+      'error',
+      'too-deep',
+      `elements nest deeper than ${MAX_XML_DEPTH} levels; the deeper ones are not read`,
+      this.#offset,
+    );
+  }
+
+  #captureText(capture: Capture, text: string): void {
+    if (capture.tooLong) return;
+    if (capture.text.length + text.length > MAX_VALUE_CHARS) {
+      capture.tooLong = true;
+      capture.text = '';
+      return;
+    }
+    capture.text += text;
   }
 
   #open(name: string, attributes: Record<string, string>): void {
@@ -171,7 +202,7 @@ export class XmlSitemapReader {
       this.#root(local, prefix);
       return;
     }
-    if (this.#refused || this.kind === 'unknown') return;
+    if (this.kind === 'unknown') return;
 
     if (this.#extension !== null) {
       this.#extensionChild(local, prefix, attributes, depth);
@@ -210,6 +241,8 @@ export class XmlSitemapReader {
         return;
       case 'rss':
         if (local === 'link' && prefix === '') this.#startCapture('loc', depth);
+        else if (local === 'guid' && prefix === '' && isPermaLink(attributes))
+          this.#startCapture('guid', depth);
         else if (local === 'pubdate' || (local === 'date' && prefix === 'dc'))
           this.#startCapture('lastmod', depth);
         return;
@@ -378,7 +411,7 @@ export class XmlSitemapReader {
   }
 
   #startCapture(field: string, depth: number): void {
-    this.#capture = { field, depth, offset: this.#offset, text: '' };
+    this.#capture = { field, depth, offset: this.#offset, text: '', tooLong: false };
   }
 
   #close(_name: string, implied: boolean): void {
@@ -408,22 +441,37 @@ export class XmlSitemapReader {
       else this.#finishExtension();
     }
     if (this.#url !== null && depth === this.#entryDepth) {
-      if (cut) {
-        this.#truncated = true;
-        this.#log.report(
-          'error',
-          'truncated',
-          `the document ends inside <${local}>; that entry is dropped`,
-          this.#url.offset,
-        );
-        this.#url = null;
-      } else {
-        this.#finishEntry();
-      }
+      if (cut) this.#cutEntry(local ?? '');
+      else this.#finishEntry();
     }
   }
 
+  /**
+   * The document ends inside an entry. Its `loc` (or link, or permalink guid) is kept when
+   * that element closed before the end, with the other fields that closed; a value whose own
+   * element was cut is never read, as it may be only part of one.
+   */
+  #cutEntry(local: string): void {
+    const draft = this.#url as UrlDraft;
+    this.#truncated = true;
+    const kept = draft.loc !== null || (draft.guid !== undefined && this.kind === 'rss');
+    this.#log.report(
+      'error',
+      'truncated',
+      kept
+        ? `the document ends inside <${local}>; the entry is kept, as its address was complete (what was cut is left out)`
+        : `the document ends inside <${local}> before its address was complete; that entry is dropped`,
+      draft.offset,
+    );
+    if (kept) this.#finishEntry();
+    else this.#url = null;
+  }
+
   #field(capture: Capture): void {
+    if (capture.tooLong) {
+      this.#valueTooLong(capture);
+      return;
+    }
     if (this.#extension !== null) {
       const value = trimXml(capture.text);
       if (capture.field === 'tag') this.#extension.tags.push(value);
@@ -437,6 +485,10 @@ export class XmlSitemapReader {
       return;
     }
     const draft = this.#url as UrlDraft;
+    if (capture.field === 'guid') {
+      draft.guid = capture.text;
+      return;
+    }
     if (capture.field !== 'loc' && trimXml(capture.text).length === 0) {
       this.#log.report(
         'info',
@@ -464,6 +516,17 @@ export class XmlSitemapReader {
     }
   }
 
+  #valueTooLong(capture: Capture): void {
+    const isLoc = capture.field === 'loc' && this.#extension === null;
+    this.#log.report(
+      'error',
+      'value-too-long',
+      `<${capture.field}> is over ${MAX_VALUE_CHARS} characters; ${isLoc ? 'entry' : 'value'} skipped`,
+      capture.offset,
+    );
+    if (isLoc) (this.#url as UrlDraft).skip = true;
+  }
+
   #finishExtension(): void {
     const extension = this.#extension as ExtensionDraft;
     const draft = this.#url as UrlDraft;
@@ -488,8 +551,23 @@ export class XmlSitemapReader {
     this.#url = null;
     this.#extension = null;
     this.#capture = null;
+    if (draft.skip === true) return;
+    // An RSS item without <link>: its guid is the address when it is a permalink URL.
+    if (draft.loc === null && draft.guid !== undefined && readLoc(draft.guid).ok) {
+      draft.loc = draft.guid;
+    }
     if (this.kind === 'index') this.#out.index(draft);
     else
       this.#out.url(draft, this.kind === 'urlset' ? 'url' : this.kind === 'rss' ? 'item' : 'entry');
   }
+}
+
+/** `<guid>` is a permalink unless `isPermaLink` says "false" (RSS 2.0; the name in any case). */
+function isPermaLink(attributes: Record<string, string>): boolean {
+  for (const name in attributes) {
+    if (name.toLowerCase() === 'ispermalink') {
+      return trimXml(attributes[name] as string).toLowerCase() !== 'false';
+    }
+  }
+  return true;
 }

@@ -1,0 +1,230 @@
+// Hostile sitemaps: the shapes that used to make the reader quadratic (one endless line,
+// a run of whitespace, a run of NUL bytes, deep nesting) and a gzip bomb stopped at the byte
+// cap, each at 1, 10 and 100 MB, read from a file. MB/s must stay flat as the size grows:
+// time linear in the bytes read. Beside it, `xmllint --stream` (libxml2's streaming reader,
+// C) where it reads the same input to its end; the shapes it refuses early or cannot cap are
+// marked instead of timed.
+
+import { spawnSync } from 'node:child_process';
+import { createReadStream, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { parseSitemap } from '../../src/sitemap/index.ts';
+import { formatDuration, formatNumber, formatTable, median } from './timing.ts';
+
+const MB = 1e6;
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const ONE_URL = '<url><loc>https://www.example-shop.com/</loc></url>';
+/** The bomb: this many GiB of zeros, gzipped (about 10 MB on disk). */
+const BOMB_GIB = 10;
+
+interface HostileShape {
+  readonly name: string;
+  /** Writes the input of (about) `bytes` bytes to `path`; returns the bytes to count as read. */
+  readonly write: (path: string, bytes: number) => number;
+  /** The byte cap to read with (the bomb's is the size: that is where it must stop). */
+  readonly maxBytes: (bytes: number) => number;
+  /** Why xmllint is not timed on this shape, or null when it reads it to the end. */
+  readonly xmllint: string | null;
+}
+
+/** `bytes` of `fill` with `head` written at the start and `tail` at the end. */
+function filled(bytes: number, fill: string | number, head: string, tail: string): Buffer {
+  const buffer = Buffer.alloc(bytes, fill);
+  buffer.write(head, 0);
+  buffer.write(tail, bytes - Buffer.byteLength(tail));
+  return buffer;
+}
+
+let bombPath: string | null = null;
+
+/** 10 GiB of zeros as a valid gzip file: one compressed MiB repeated, then the trailer. */
+function writeBomb(dir: string): string {
+  if (bombPath !== null) return bombPath;
+  const mib = new Uint8Array(1 << 20);
+  const segment = deflateRawSync(mib, { finishFlush: constants.Z_SYNC_FLUSH, level: 9 });
+  const count = BOMB_GIB * 1024;
+  let crc = 0;
+  for (let k = 0; k < count; k++) crc = crc32(mib, crc);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE((count * 2 ** 20) % 2 ** 32, 4);
+  const parts = [Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])];
+  for (let k = 0; k < count; k++) parts.push(segment);
+  parts.push(Buffer.from([3, 0]), trailer);
+  bombPath = join(dir, `bomb-${BOMB_GIB}gib.gz`);
+  writeFileSync(bombPath, Buffer.concat(parts));
+  return bombPath;
+}
+
+const SHAPES: readonly HostileShape[] = [
+  {
+    name: 'text sitemap, one line',
+    write: (path, bytes) => {
+      writeFileSync(path, filled(bytes, 'a', 'https://www.example-shop.com/', ''));
+      return bytes;
+    },
+    maxBytes: () => 2 ** 30,
+    xmllint: 'not XML',
+  },
+  {
+    name: 'XML, one <loc> on one line',
+    write: (path, bytes) => {
+      const head = `<urlset ${NS}><url><loc>https://www.example-shop.com/`;
+      writeFileSync(path, filled(bytes, 'a', head, '</loc></url></urlset>'));
+      return bytes;
+    },
+    maxBytes: () => 2 ** 30,
+    xmllint: null,
+  },
+  {
+    name: 'whitespace run, then a URL set',
+    write: (path, bytes) => {
+      writeFileSync(path, filled(bytes, ' ', '', `<urlset ${NS}>${ONE_URL}</urlset>`));
+      return bytes;
+    },
+    maxBytes: () => 2 ** 30,
+    xmllint: null,
+  },
+  {
+    name: 'NUL run',
+    write: (path, bytes) => {
+      writeFileSync(path, Buffer.alloc(bytes));
+      return bytes;
+    },
+    maxBytes: () => 2 ** 30,
+    xmllint: 'not XML: refused at the first byte',
+  },
+  {
+    name: 'deep nesting',
+    write: (path, bytes) => {
+      const head = `<urlset ${NS}>`;
+      const tail = `${ONE_URL}</urlset>`;
+      const levels = Math.floor((bytes - head.length - tail.length) / 7);
+      writeFileSync(path, `${head}${'<a>'.repeat(levels)}${'</a>'.repeat(levels)}${tail}`);
+      return head.length + 7 * levels + tail.length;
+    },
+    maxBytes: () => 2 ** 30,
+    xmllint: null,
+  },
+  {
+    name: `gzip bomb (${BOMB_GIB} GiB), capped at the size`,
+    write: (path, bytes) => {
+      writeBomb(join(path, '..'));
+      return bytes;
+    },
+    maxBytes: (bytes) => bytes,
+    xmllint: `no read cap: it would inflate all ${BOMB_GIB} GiB`,
+  },
+];
+
+interface Measured {
+  readonly ms: number;
+  readonly entries: number;
+  readonly codes: readonly string[];
+}
+
+async function readWithWaymark(path: string, maxBytes: number): Promise<Measured> {
+  const started = performance.now();
+  const reading = parseSitemap(createReadStream(path, { highWaterMark: 64 * 1024 }), {
+    maxBytes,
+  });
+  let entries = 0;
+  for await (const _entry of reading) entries++;
+  const ms = performance.now() - started;
+  const codes = [...new Set(reading.diagnostics.map((d) => d.code))];
+  return { ms, entries, codes };
+}
+
+function hasXmllint(): boolean {
+  return spawnSync('xmllint', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+function readWithXmllint(path: string): { ms: number; ok: boolean } {
+  const started = performance.now();
+  const run = spawnSync('xmllint', ['--stream', '--noout', '--huge', path], { stdio: 'ignore' });
+  return { ms: performance.now() - started, ok: run.status === 0 };
+}
+
+/** Rounds per size: more for the small ones, whose time is mostly noise otherwise. */
+function roundsFor(bytes: number): number {
+  return bytes <= MB ? 5 : bytes <= 10 * MB ? 3 : 1;
+}
+
+/** Section 6 of the sitemap benchmark. */
+export async function hostileSection(dir: string, sizesMB: readonly number[]): Promise<void> {
+  const xmllint = hasXmllint();
+  console.log(
+    `\n6. Hostile input: each shape at ${sizesMB.map((s) => `${s} MB`).join(', ')}, read from a file (64 KiB chunks), median of 5/3/1 rounds\n`,
+  );
+  if (!xmllint) {
+    console.log(
+      'xmllint is not installed: its column is left out (on Debian: apt-get install libxml2-utils).\n',
+    );
+  }
+  // One untimed pass over every shape first, so the 1 MB figures are not the JIT's warm-up.
+  for (const shape of SHAPES) {
+    const path = join(dir, 'hostile-warm-up');
+    const bytes = shape.write(path, MB);
+    const input = shape.name.startsWith('gzip') ? (bombPath as string) : path;
+    await readWithWaymark(input, shape.maxBytes(bytes));
+    rmSync(path, { force: true });
+  }
+  const rows: string[][] = [];
+  const flatness: string[] = [];
+  for (const shape of SHAPES) {
+    const rates: number[] = [];
+    for (const size of sizesMB) {
+      const path = join(dir, `hostile-${size}mb`);
+      const bytes = shape.write(path, size * MB);
+      const input = shape.name.startsWith('gzip') ? (bombPath as string) : path;
+      const times: number[] = [];
+      let last: Measured | null = null;
+      for (let round = 0; round < roundsFor(bytes); round++) {
+        last = await readWithWaymark(input, shape.maxBytes(bytes));
+        times.push(last.ms);
+      }
+      const ms = median(times);
+      rates.push(bytes / MB / (ms / 1000));
+      let xmllintCell = xmllint ? (shape.xmllint ?? '') : 'not installed';
+      if (xmllint && shape.xmllint === null) {
+        const runs = Array.from({ length: roundsFor(bytes) }, () => readWithXmllint(path));
+        const xmllintMs = median(runs.map((r) => r.ms));
+        const ok = runs.every((r) => r.ok);
+        xmllintCell = `${formatDuration(xmllintMs)}, ${formatNumber(bytes / MB / (xmllintMs / 1000), 1)} MB/s${ok ? '' : ' (error)'}`;
+      }
+      rows.push([
+        shape.name,
+        `${formatNumber(size)} MB`,
+        formatDuration(ms),
+        formatNumber(bytes / MB / (ms / 1000), 1),
+        formatNumber(last?.entries ?? 0),
+        (last?.codes ?? []).join(', '),
+        xmllintCell,
+      ]);
+      if (!shape.name.startsWith('gzip')) rmSync(path, { force: true });
+    }
+    const first = rates[0] ?? Number.NaN;
+    const lastRate = rates.at(-1) ?? Number.NaN;
+    flatness.push(
+      `${shape.name}: ${formatNumber(first, 1)} MB/s at ${sizesMB[0]} MB, ${formatNumber(lastRate, 1)} MB/s at ${sizesMB.at(-1)} MB (${formatNumber(lastRate / first, 2)}x)`,
+    );
+  }
+  console.log(
+    formatTable(
+      ['shape', 'size', 'waymark', 'MB/s', 'URLs', 'diagnostics', 'xmllint --stream --huge'],
+      rows,
+    ),
+  );
+  console.log(`\nMB/s from the smallest to the largest size (flat: time linear in bytes):`);
+  for (const line of flatness) console.log(`  ${line}`);
+  console.log(
+    [
+      '',
+      `The bomb is one ${BOMB_GIB} GiB gzip file read with maxBytes set to the size: it must stop there,`,
+      'so its MB/s counts the inflated bytes read. The other shapes are read whole (maxBytes 1 GiB).',
+      'waymark drops a value or line over 64 Ki characters and elements nested over 256 deep, with a',
+      'diagnostic, instead of holding them.',
+    ].join('\n'),
+  );
+}
