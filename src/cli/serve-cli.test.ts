@@ -139,8 +139,9 @@ describe('waymark serve', () => {
     }
   });
 
-  test('a change on disk shows in the next sitemap and crawl, with --config and --revalidate stat', async () => {
+  test('a change on disk shows in the next sitemap and crawl, with --config and --revalidate stat', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'waymark-serve-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const root = join(dir, 'content');
     cpSync(EXAMPLE, root, { recursive: true });
     const config = join(dir, 'site.yaml');
@@ -159,7 +160,26 @@ describe('waymark serve', () => {
         await running.stop();
       }
     }
-    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--origin fixes every absolute URL; problems print as file:line:column', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-serve-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'good.md'), '# Good\n');
+    writeFileSync(join(dir, 'good.md.meta.yaml'), 'alias: good\n');
+    writeFileSync(join(dir, 'bad.md'), '# Bad\n');
+    writeFileSync(join(dir, 'bad.md.meta.yaml'), 'alias: bad\ntitle: *x\n');
+    const running = await serve([dir, '--port', '0', '--origin', 'https://www.example.com']);
+    try {
+      assert.match(
+        running.stderr(),
+        /^bad\.md\.meta\.yaml:2:8: error: .*alias.* \[sidecar-yaml\] \(bad\.md\)\n$/,
+      );
+      const response = await fetch(`${running.server.origin}/sitemap.xml`);
+      assert.deepEqual(locs(await response.text()), ['https://www.example.com/good']);
+    } finally {
+      await running.stop();
+    }
   });
 
   test('usage errors', async () => {
@@ -169,13 +189,20 @@ describe('waymark serve', () => {
       [['serve', EXAMPLE, '--port', '70000'], /--port is a number/],
       [['serve', EXAMPLE, '--revalidate', 'poll'], /--revalidate is watch or stat/],
       [['serve', EXAMPLE, EXAMPLE], /one content root/],
-      [['serve', '/nonexistent/waymark-root', '--port', '0'], /cannot read the content root/],
+      [
+        ['serve', EXAMPLE, '--origin', 'https://example.com/blog'],
+        /origin: must be null or an http/,
+      ],
     ];
     for (const [args, message] of CASES) {
       const result = await runCliForTest(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, message);
     }
+    // Not a usage error: the root could not be read (exit code 3).
+    const missing = await runCliForTest(['serve', '/nonexistent/waymark-root', '--port', '0']);
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /cannot read the content root/);
     const help = await runCliForTest(['serve', '--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: waymark serve <root>/);

@@ -1,8 +1,11 @@
+import { WaymarkError } from '../shared/waymark-error.ts';
 import { utf8Length } from '../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../sitemap/index.ts';
 import { fingerprint, notModified } from './internal/conditional.ts';
 import { documentResponse } from './internal/document-response.ts';
 import { plainResponse } from './internal/plain-response.ts';
+import { RenderPool } from './internal/render-pool.ts';
+import { RenderedPages } from './internal/rendered-pages.ts';
 import { requestOrigin } from './internal/request-origin.ts';
 import { robotsBody } from './internal/robots-body.ts';
 import type { SiteDiagnostic } from './internal/site-index.ts';
@@ -36,9 +39,19 @@ export interface SiteHandlerOptions {
    * and the sitemaps, everything else 404.
    */
   readonly serveDocuments?: boolean;
+  /**
+   * With `serveDocuments`: the time one Markdown document may take to render (default
+   * 5,000 ms). Rendering runs in worker threads, so robots.txt and the sitemaps answer
+   * meanwhile; past the limit the worker is stopped and the page answers 503 until the
+   * file changes.
+   */
+  readonly renderTimeoutMs?: number;
   /** The clock, epoch ms (default `Date.now`): for tests of `Last-Modified`. */
   readonly now?: () => number;
 }
+
+/** What a Markdown document may cost by default (marked takes seconds on some inputs). */
+const DEFAULT_RENDER_TIMEOUT_MS = 5000;
 
 /** A Web-standard handler that also stops its file watching and reports problems. */
 export interface SiteHandler {
@@ -65,7 +78,13 @@ const SITEMAP_PART = /^\/sitemaps\/sitemap-(\d{4,})\.xml$/;
  * ```
  */
 export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
+  const timeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new WaymarkError('invalid-argument', 'renderTimeoutMs must be a positive number');
+  }
   const keeper = new SiteStateKeeper(options);
+  const pool = new RenderPool({ timeoutMs });
+  const pages = new RenderedPages(pool);
   const now = options.now ?? Date.now;
   // Changes between processes must not reuse ETags from an earlier run.
   const boot = Date.now().toString(36);
@@ -91,9 +110,15 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     }
     const head = request.method === 'HEAD';
     const state = await keeper.current();
-    const origin = requestOrigin(request, state.config.trustProxy);
+    if (state.unavailable !== null) {
+      // Fail closed: to a crawler, robots.txt answering 5xx means "crawl nothing for now".
+      const response = plainResponse(503, `Service unavailable: ${state.unavailable}\n`, head);
+      response.headers.set('retry-after', '60');
+      return response;
+    }
+    const origin = requestOrigin(request, state.config);
     if (!origin.ok) return plainResponse(400, `Bad request: ${origin.message}\n`, head);
-    if (route === null) return documentResponse(state, origin.origin, path, head);
+    if (route === null) return documentResponse(state, pages, origin.origin, path, head);
     const piece = originPiece(origin.origin);
     if (piece === null)
       return plainResponse(400, 'Bad request: the host cannot be written in a sitemap\n', head);
@@ -106,7 +131,11 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
       'last-modified': new Date(state.lastModified.value(now())).toUTCString(),
       'cache-control': 'no-cache',
     };
-    if (state.config.trustProxy) headers['vary'] = 'Forwarded, X-Forwarded-Host, X-Forwarded-Proto';
+    if (state.config.origin === null) {
+      headers['vary'] = state.config.trustProxy
+        ? 'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto'
+        : 'Host';
+    }
     if (route === 'robots') {
       headers['content-type'] = 'text/plain; charset=utf-8';
       if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
@@ -141,7 +170,10 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     });
   }
 
-  handler.close = () => keeper.close();
+  handler.close = async () => {
+    await pool.close();
+    await keeper.close();
+  };
   handler.diagnostics = async () => (await keeper.current()).diagnostics;
   return handler;
 }

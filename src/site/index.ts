@@ -36,7 +36,7 @@ export type {
 export { DEFAULT_SITE_CONFIG, parseSiteConfig, resolveSiteConfig } from './site-config.ts';
 export type { SiteServer, SiteServerOptions } from './start-site-server.ts';
 export { startSiteServer } from './start-site-server.ts';
-export type { FetchHandler } from './to-node-listener.ts';
+export type { FetchHandler, NodeListenerOptions } from './to-node-listener.ts';
 export { toNodeListener } from './to-node-listener.ts';
 export type { AliasProblem, AliasValidation, ValidateAliasOptions } from './validate-alias.ts';
 export { MAX_ALIAS_LENGTH, validateAlias } from './validate-alias.ts';

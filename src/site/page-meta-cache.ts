@@ -130,9 +130,16 @@ export class PageMetaCache {
     this.#ready = this.#tree.reconcile('').then(() => {
       this.#done = events;
       this.#tree.changed = false;
+      for (const path of this.#tree.failed) this.#mark(path);
+      this.#tree.failed.clear();
     });
     // A failed first scan is reported to whoever awaits a snapshot, not as an unhandled rejection.
     this.#ready.catch(() => {});
+  }
+
+  /** The content root, with links resolved: every document's real path is inside it. */
+  get root(): string {
+    return this.#tree.root;
   }
 
   /** How changes are found now: `stat` when asked for, or after watching failed. */
@@ -209,6 +216,9 @@ export class PageMetaCache {
       this.#snapshot = null;
     }
     this.#done = upTo;
+    // Left out for now; the next read tries them again (after `upTo`: not in this read).
+    for (const path of this.#tree.failed) this.#mark(path);
+    this.#tree.failed.clear();
   }
 }
 

@@ -85,7 +85,8 @@ describe('absolute URLs from the request', () => {
         origin: 'http://localhost',
         headers: {
           host: 'internal',
-          forwarded: 'for=1.2.3.4;proto=https;host="example.org", for=5.6.7.8',
+          forwarded:
+            'for=1.2.3.4;host="forged.example", for=5.6.7.8;proto=https;host="example.org"',
         },
       }),
     );
@@ -100,28 +101,36 @@ describe('absolute URLs from the request', () => {
     }
   });
 
+  // The last value is the one the nearest proxy appended; what the client sent comes first.
   const PROXIED: [headers: Record<string, string>, origin: string | 400][] = [
-    [{ 'x-forwarded-host': 'www.example.com, proxy.internal' }, 'http://www.example.com'],
+    [{ 'x-forwarded-host': 'forged.example, www.example.com' }, 'http://www.example.com'],
     [
-      { 'x-forwarded-host': ' www.example.com ,x', 'x-forwarded-proto': 'https, http' },
+      {
+        'x-forwarded-host': ' forged.example ,www.example.com ',
+        'x-forwarded-proto': 'http, https',
+      },
       'https://www.example.com',
     ],
     [{ 'x-forwarded-proto': 'HTTPS' }, 'https://internal:8080'],
-    [{ 'x-forwarded-host': 'a"><x, www.example.com' }, 400],
-    [{ 'x-forwarded-host': ', www.example.com' }, 400],
+    // A forged first value is not even looked at.
+    [{ 'x-forwarded-host': 'a"><x, www.example.com' }, 'http://www.example.com'],
+    [{ 'x-forwarded-host': 'www.example.com, a"><x' }, 400],
+    [{ 'x-forwarded-host': 'www.example.com,' }, 400],
     [{ 'x-forwarded-proto': 'wss' }, 400],
     [{ forwarded: 'proto=https;host="[::1]:8443"' }, 'https://[::1]:8443'],
     [{ forwarded: 'Proto=HTTPS; Host=example.org:8443' }, 'https://example.org:8443'],
     [
-      { forwarded: 'for=1.2.3.4;host=first.example, for=5.6.7.8;host=second.example' },
-      'http://first.example',
+      { forwarded: 'for=1.2.3.4;host=forged.example, for=5.6.7.8;host=second.example' },
+      'http://second.example',
     ],
-    // Forwarded wins over X-Forwarded-*; without host= the Host header stands.
+    // Each field from whichever family gives it; the two families must agree.
     [
       { forwarded: 'for=1.2.3.4;proto=https', 'x-forwarded-host': 'xf.example' },
-      'https://internal:8080',
+      'https://xf.example',
     ],
-    [{ forwarded: 'host=fw.example', 'x-forwarded-host': 'xf.example' }, 'http://fw.example'],
+    [{ forwarded: 'host=FW.example', 'x-forwarded-host': 'fw.example' }, 'http://fw.example'],
+    [{ forwarded: 'host=forged.example', 'x-forwarded-host': 'xf.example' }, 400],
+    [{ forwarded: 'proto=http', 'x-forwarded-proto': 'https' }, 400],
     [{ forwarded: 'host="a b"' }, 400],
     [{ forwarded: 'host=example.org/path' }, 400],
     [{ forwarded: 'proto=javascript;host=example.org' }, 400],
@@ -145,7 +154,57 @@ describe('absolute URLs from the request', () => {
         await robots.text(),
         new RegExp(`\nSitemap: ${origin.replace(/[.[\]]/g, '\\$&')}/sitemap.xml\n$`),
       );
-      assert.equal(sitemap.headers.get('vary'), 'Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
+      assert.equal(
+        sitemap.headers.get('vary'),
+        'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto',
+      );
+    });
+  }
+
+  test('a fixed origin: every absolute URL on it, whatever Host and X-Forwarded-* say', async () => {
+    const fixed = createSiteHandler({
+      root: root.dir,
+      config: { origin: 'https://WWW.Example.com:443/', trustProxy: true },
+      serveDocuments: true,
+    });
+    try {
+      for (const headers of [
+        { host: 'forged.example' },
+        { host: 'a"><x' },
+        { host: 'internal', 'x-forwarded-host': 'forged.example', forwarded: 'host=forged' },
+      ]) {
+        const request = (path: string): Request =>
+          siteRequest(path, { origin: 'http://localhost', headers });
+        const sitemap = await fixed(request('/sitemap.xml'));
+        assert.deepEqual(locs(await sitemap.text()), ['https://www.example.com/a/b']);
+        assert.equal(sitemap.headers.get('vary'), null, 'the answer does not vary by request');
+        const robots = await (await fixed(request('/robots.txt'))).text();
+        assert.match(robots, /\nSitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
+        const page = await (await fixed(request('/a/b'))).text();
+        assert.match(page, /<link rel="canonical" href="https:\/\/www\.example\.com\/a\/b">/);
+      }
+    } finally {
+      await fixed.close();
+    }
+  });
+
+  const BAD_ORIGINS = [
+    'example.com',
+    'ftp://example.com',
+    'https://example.com/blog',
+    'https://example.com/?x',
+    'https://example.com/#x',
+    'https://user:pw@example.com',
+    'https://exa mple.com',
+    'https://a"b.example',
+    'javascript:alert(1)',
+  ];
+  for (const origin of BAD_ORIGINS) {
+    test(`origin ${JSON.stringify(origin)} is refused, naming the key`, () => {
+      assert.throws(() => createSiteHandler({ root: root.dir, config: { origin } }), {
+        code: 'invalid-argument',
+        message: /origin: must be null or an http\(s\) origin/,
+      });
     });
   }
 

@@ -1,3 +1,4 @@
+import { parseRobots } from '../robots/index.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import type { ReservedPathInput } from './site-config.ts';
 
@@ -28,10 +29,14 @@ const BUILT_IN: readonly ReservedPath[] = [
   { path: '/builtin/', prefix: true, publish: true, reason: 'built-in pages' },
 ];
 
+/** Longer patterns are not published at all: the check below grows with length times wildcards. */
+const MAX_CHECKED_PATTERN = 256;
+
 /**
  * The single source of truth for reserved paths: alias validation, sitemap exclusion and
  * robots.txt `Disallow` lines all ask it. The admin prefix is reserved and never
- * published; neither is any other entry whose path mentions it. The admin prefix and
+ * published; neither is any other entry that would give it away (see
+ * {@link ReservedPaths.revealsAdmin}). The admin prefix and
  * configured entries may not overlap what waymark serves itself (robots.txt, the sitemaps,
  * `/id/`): the constructor throws a `WaymarkError` (`invalid-argument`) naming the key.
  *
@@ -47,6 +52,10 @@ export class ReservedPaths {
   readonly entries: readonly ReservedPath[];
   /** The admin prefix as a path without its trailing slash (`/cms`), lower-cased. */
   readonly #adminMarker: string;
+  /** Its path segments of three characters or more, lower-cased (`cms`). */
+  readonly #adminWords: readonly string[];
+  /** `[admin, neutral]` URL paths: the admin area, and one of the same shape sharing no character. */
+  readonly #probes: readonly (readonly [string, string])[];
 
   constructor(config: {
     readonly adminPath: string;
@@ -54,6 +63,14 @@ export class ReservedPaths {
   }) {
     const admin = normalizePath(config.adminPath, true);
     this.#adminMarker = admin.path.replace(/\/$/, '').toLowerCase();
+    this.#adminWords = this.#adminMarker.split('/').filter((word) => word.length >= 3);
+    // '!' is never in an admin path (validated), so a pattern that matches the neutral
+    // path as well as the admin one cannot hold any of the admin path's characters.
+    const neutral = `${this.#adminMarker.replace(/[^/]/g, '!')}/`;
+    this.#probes = [
+      [`${this.#adminMarker}/`, neutral],
+      [this.#adminMarker, neutral.slice(0, -1)],
+    ];
     const entries: ReservedPath[] = [
       ...BUILT_IN,
       { path: admin.path, prefix: true, publish: false, reason: 'the admin area' },
@@ -77,7 +94,7 @@ export class ReservedPaths {
       }
     }
     this.entries = entries.map((entry) =>
-      entry.publish && this.mentionsAdmin(entry.path) ? { ...entry, publish: false } : entry,
+      entry.publish && this.revealsAdmin(entry.path) ? { ...entry, publish: false } : entry,
     );
   }
 
@@ -108,6 +125,85 @@ export class ReservedPaths {
   mentionsAdmin(text: string): boolean {
     return text.toLowerCase().includes(this.#adminMarker);
   }
+
+  /**
+   * True when publishing `pattern` as a robots.txt rule would give the admin path away.
+   * Decided by the robots engine itself, not by looking for the literal path: the rule is
+   * parsed and matched against URLs in the admin area (`/cms/`, `/cms`, and each with the
+   * rest of the pattern after it, so `/c*s/users` is caught by `/cms/users`); it reveals
+   * the path when it matches there but not at a neutral path of the same shape that shares
+   * none of its characters (so `Disallow: /` and `/*.pdf` stay). The pattern is also tried
+   * percent-decoded and lower-cased, as some crawlers and this server's own reserved-path
+   * check read it (`/%63ms/`, `/CMS/`), and any literal mention of the path counts.
+   *
+   * @example
+   * ```ts
+   * const reserved = new ReservedPaths({ adminPath: 'cms/' });
+   * reserved.revealsAdmin('/c*s/'); // true
+   * reserved.revealsAdmin('/%63ms/'); // true
+   * reserved.revealsAdmin('/'); // false
+   * ```
+   */
+  revealsAdmin(pattern: string): boolean {
+    if (pattern.length > MAX_CHECKED_PATTERN) return true;
+    const decoded = decodeAscii(pattern);
+    for (const variant of new Set([
+      pattern,
+      decoded,
+      pattern.toLowerCase(),
+      decoded.toLowerCase(),
+    ])) {
+      if (this.mentionsAdmin(variant)) return true;
+      // Line breaks would make more than one rule; formatRobots refuses such patterns anyway.
+      if (/[\r\n]/.test(variant)) continue;
+      if (this.#matchesAdminOnly(variant)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * True when a user agent token names the admin path: it contains, in any case, one of
+   * the admin path's segments of three characters or more (`CmsBot` for `cms/`).
+   */
+  agentNamesAdmin(agent: string): boolean {
+    const lower = agent.toLowerCase();
+    return this.#adminWords.some((word) => lower.includes(word));
+  }
+
+  #matchesAdminOnly(pattern: string): boolean {
+    const robots = parseRobots(`User-agent: *\nDisallow: ${pattern}\n`);
+    const blocks = (path: string): boolean => !robots.isAllowed(path, 'waymark');
+    for (const [admin, neutral] of this.#probes) {
+      for (const rest of rests(pattern, admin.length)) {
+        if (blocks(admin + rest) && !blocks(neutral + rest)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/**
+ * What may follow an admin URL for `pattern` to match below it: for each place where the
+ * admin path could end inside the pattern, the rest of the pattern as literal text. The
+ * admin path ends within its own length plus the pattern's wildcards (each literal
+ * character of the pattern before that place stands for one of the path's).
+ */
+function rests(pattern: string, adminLength: number): Set<string> {
+  const wildcards = pattern.split('*').length - 1;
+  const last = Math.min(pattern.length, adminLength + wildcards);
+  const found = new Set<string>(['']);
+  for (let i = 0; i <= last; i++) {
+    found.add(pattern.slice(i).replaceAll('*', '').replace(/\$$/, ''));
+  }
+  return found;
+}
+
+/** `%xx` escapes of printable ASCII decoded, as a decoding crawler would read them. */
+function decodeAscii(pattern: string): string {
+  return pattern.replace(/%([0-9A-Fa-f]{2})/g, (whole, hex: string) => {
+    const code = Number.parseInt(hex, 16);
+    return code > 0x20 && code < 0x7f ? String.fromCharCode(code) : whole;
+  });
 }
 
 /** True when some request path falls under both `entry` and `served` (exact or prefix). */

@@ -1,8 +1,9 @@
-import { parseDocument } from 'yaml';
 import type { RobotsPolicyGroup } from '../robots/index.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from '../sitemap/index.ts';
+import { readYaml, type YamlPosition } from './internal/read-yaml.ts';
+import { fixedOrigin } from './internal/request-origin.ts';
 
 /** One robots.txt rule, as `formatRobots` takes it. */
 export interface SiteRobotsRule {
@@ -25,7 +26,15 @@ export interface SiteConfig {
   readonly robotsRules: readonly SiteRobotsRule[];
   /** More groups, written after the `User-agent: *` group. */
   readonly robotsGroups: readonly RobotsPolicyGroup[];
-  /** Build absolute URLs from `Forwarded` / `X-Forwarded-*` (default false: `Host` only). */
+  /**
+   * The public origin every absolute URL is built on (`https://www.example.com`), whatever
+   * the request's `Host` says. Default null: the request's origin (see `trustProxy`).
+   */
+  readonly origin: string | null;
+  /**
+   * Without `origin`: build absolute URLs from the last (nearest proxy's) `Forwarded` /
+   * `X-Forwarded-*` value (default false: `Host` only).
+   */
   readonly trustProxy: boolean;
   /** URLs per sitemap before it splits into parts and an index (default and maximum 50,000). */
   readonly maxUrls: number;
@@ -40,6 +49,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   reserved: [],
   robotsRules: [],
   robotsGroups: [],
+  origin: null,
   trustProxy: false,
   maxUrls: MAX_SITEMAP_URLS,
   maxBytes: MAX_SITEMAP_BYTES,
@@ -52,11 +62,18 @@ export interface SiteConfigReading {
 }
 
 const KEYS = new Set(Object.keys(DEFAULT_SITE_CONFIG));
+/** A configuration lists rules and paths, not data: larger files are refused unread. */
+export const MAX_SITE_CONFIG_BYTES = 1024 * 1024;
+/** yaml's own default: enough for anchors reused across groups, not for an alias bomb. */
+const MAX_CONFIG_ALIASES = 100;
 
 /**
  * Reads a `waymark.site.yaml`. Total: a key with the wrong type is left out (its default
- * applies) and reported; unknown keys are warnings; broken YAML is an error diagnostic and
- * an empty config. Rules may be written `{ disallow: /x/ }` or `{ directive, pattern }`.
+ * applies) and reported at its line; unknown keys are warnings; broken YAML (an alias
+ * without its anchor and an alias bomb included) is an error diagnostic and an empty
+ * config. Rules may be written `{ disallow: /x/ }` or `{ directive, pattern }`. A reading
+ * with any error is not fit to serve: the site handler keeps its last good configuration
+ * (or answers 503) rather than apply what is left.
  *
  * @example
  * ```ts
@@ -66,12 +83,12 @@ const KEYS = new Set(Object.keys(DEFAULT_SITE_CONFIG));
  */
 export function parseSiteConfig(text: string): SiteConfigReading {
   const diagnostics: Diagnostic[] = [];
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  for (const error of doc.errors) {
-    diagnostics.push(diag('config-yaml', 'error', error.message, error.linePos?.[0]));
+  const reading = readYaml(text, { schema: 'core', maxAliasCount: MAX_CONFIG_ALIASES });
+  for (const problem of reading.problems) {
+    diagnostics.push(diag('config-yaml', 'error', problem.message, problem));
   }
-  if (doc.errors.length > 0) return { config: {}, diagnostics };
-  const value: unknown = doc.toJS();
+  if (reading.problems.length > 0) return { config: {}, diagnostics };
+  const value = reading.value;
   if (value === null || value === undefined) return { config: {}, diagnostics };
   if (typeof value !== 'object' || Array.isArray(value)) {
     diagnostics.push(diag('config-shape', 'error', 'the configuration is not a mapping'));
@@ -79,13 +96,16 @@ export function parseSiteConfig(text: string): SiteConfigReading {
   }
   const config: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    const at = reading.keyPositions.get(key);
     if (!KEYS.has(key)) {
-      diagnostics.push(diag('config-unknown-key', 'warning', `unknown key "${key}" is ignored`));
+      diagnostics.push(
+        diag('config-unknown-key', 'warning', `unknown key "${key}" is ignored`, at),
+      );
       continue;
     }
     const checked = checkKey(key as keyof SiteConfig, fromYaml(key, raw));
     if (checked.ok) config[key] = checked.value;
-    else diagnostics.push(diag('config-invalid', 'error', `${key}: ${checked.message}`));
+    else diagnostics.push(diag('config-invalid', 'error', `${key}: ${checked.message}`, at));
   }
   return { config: config as Partial<SiteConfig>, diagnostics };
 }
@@ -128,6 +148,15 @@ function checkKey(key: keyof SiteConfig, raw: unknown): Checked {
         : fail('must be "never" or "always"');
     case 'trustProxy':
       return typeof raw === 'boolean' ? { ok: true, value: raw } : fail('must be true or false');
+    case 'origin': {
+      if (raw === null) return { ok: true, value: null };
+      const origin = typeof raw === 'string' ? fixedOrigin(raw) : null;
+      return origin === null
+        ? fail(
+            'must be null or an http(s) origin such as https://www.example.com (no path, query, user or password)',
+          )
+        : { ok: true, value: origin };
+    }
     case 'maxUrls':
       return limit(raw, MAX_SITEMAP_URLS);
     case 'maxBytes':
@@ -212,9 +241,9 @@ function diag(
   code: string,
   severity: Diagnostic['severity'],
   message: string,
-  at?: { line: number; col: number },
+  at?: YamlPosition,
 ): Diagnostic {
-  return { code, severity, message, line: at?.line ?? 1, column: at?.col ?? 1 };
+  return { code, severity, message, line: at?.line ?? 1, column: at?.column ?? 1 };
 }
 
 function invalid(message: string): WaymarkError {

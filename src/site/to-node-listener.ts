@@ -4,12 +4,26 @@ import { Readable } from 'node:stream';
 /** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+export interface NodeListenerOptions {
+  /**
+   * The `Allow` header of the 405 answered, without calling the handler, for a method a
+   * Fetch `Request` cannot carry (`TRACE`, `TRACK`, `CONNECT`). Default `GET, HEAD`, the
+   * methods `createSiteHandler` answers; give your application's own list otherwise.
+   */
+  readonly allow?: string;
+}
+
+/** Methods the Fetch standard forbids in a `Request` (the constructor throws). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /**
  * Adapts a `(Request) => Promise<Response>` handler to a Node `http.createServer`
  * listener. The request URL is built from the server's own scheme and a fixed host (the
  * `Host` header travels as a header, so a malformed one reaches the handler, which answers
  * 400, instead of breaking URL construction). The response body is streamed with
- * backpressure; a HEAD response sends headers only; a failing handler gives 500.
+ * backpressure; a HEAD response sends headers only; a method a `Request` cannot carry
+ * (`TRACE`) gets 405 with `Allow` (see {@link NodeListenerOptions}); a failing handler
+ * gives 500.
  *
  * @example
  * ```ts
@@ -20,8 +34,18 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  */
 export function toNodeListener(
   handler: FetchHandler,
+  options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const allow = options.allow ?? 'GET, HEAD';
   return (req, res) => {
+    if (FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
+      // The Request constructor would throw (and the answer be 500): refuse it as HTTP says.
+      res.statusCode = 405;
+      res.setHeader('allow', allow);
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.end('Method not allowed\n');
+      return;
+    }
     serve(handler, req, res).catch(() => {
       if (!res.headersSent) {
         res.statusCode = 500;

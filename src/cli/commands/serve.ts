@@ -1,3 +1,5 @@
+import { printable } from '../../shared/printable.ts';
+import { SITE_CONFIG_FILE } from '../../site/page-meta-cache.ts';
 import { type SiteServer, startSiteServer } from '../../site/start-site-server.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { type CliCommand, type CliIo, EXIT_OK } from '../io.ts';
@@ -16,6 +18,8 @@ Options:
   -p, --port <n>        port to listen on (8080; 0 picks a free one)
       --host <address>  address to listen on (127.0.0.1)
   -c, --config <file>   site configuration (default: <root>/waymark.site.yaml, followed live)
+      --origin <url>    the public origin of every absolute URL (https://www.example.com)
+                        instead of the request's Host header
       --revalidate <m>  watch (file-system events; the default on Linux) or stat (stat
                         every file per request; the default elsewhere, and the choice for
                         network mounts and volumes shared into containers)
@@ -23,7 +27,9 @@ Options:
 
 Serves /robots.txt, /sitemap.xml (an index and /sitemaps/ parts past the limits), each
 document at its alias and at /id/<hex>, and at / a noindex list of the sitemap's pages.
-Problems with sidecars and the configuration are printed at start. Stops on Ctrl-C.
+Problems with sidecars and the configuration are printed at start, as file:line:column.
+A broken <root>/waymark.site.yaml makes every answer 503 until it is fixed (a later broken
+edit keeps the last good one). Stops on Ctrl-C.
 `;
 
 /** How the command waits to be stopped; tests pass an AbortSignal instead of signals. */
@@ -52,6 +58,7 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         config: { type: 'string', short: 'c' },
+        origin: { type: 'string' },
         revalidate: { type: 'string' },
       });
       if (values.help) {
@@ -76,9 +83,13 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
         host: values.host ?? '127.0.0.1',
         ...(revalidate === undefined ? {} : { revalidate }),
         ...(values.config === undefined ? {} : { configFile: values.config }),
+        ...(values.origin === undefined ? {} : { config: { origin: values.origin } }),
       });
       for (const d of await server.handler.diagnostics()) {
-        io.stderr(`${d.path}: ${d.severity}: ${d.message} [${d.code}]\n`);
+        const document = d.file === d.path || d.path === SITE_CONFIG_FILE ? '' : ` (${d.path})`;
+        io.stderr(
+          `${printable(d.file)}:${d.line}:${d.column}: ${d.severity}: ${printable(d.message)} [${d.code}]${printable(document)}\n`,
+        );
       }
       io.stdout(`${NAME}: ${root} at ${server.origin}/ (sitemap: ${server.origin}/sitemap.xml)\n`);
       options.onListening?.(server);

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { insideRoot, isDocumentPath, SITE_CONFIG_FILE } from './document-path.ts';
 import type { FolderWatchers } from './folder-watchers.ts';
 import {
   fileStamp,
@@ -11,8 +12,7 @@ import {
 } from './page-record.ts';
 import { drainQueue } from './work-queue.ts';
 
-/** The root-level file that configures a site; never a document. */
-export const SITE_CONFIG_FILE = 'waymark.site.yaml';
+export { SITE_CONFIG_FILE };
 
 /** Folder reads and file checks in flight at once while a folder tree is read. */
 const SCAN_WORKERS = 32;
@@ -42,6 +42,8 @@ export class ContentTree {
   readonly symlinks = new Set<string>();
   configStamp: string | null = null;
   changed = false;
+  /** Paths whose reading failed unexpectedly: left out, for the owner to read again. */
+  readonly failed = new Set<string>();
   readonly #watchers: FolderWatchers;
   /** Asked before each folder read: watch it first (false once watching failed). */
   readonly #shouldWatch: () => boolean;
@@ -71,11 +73,17 @@ export class ContentTree {
       queue: [dir === '' ? { dir } : { path: dir, sidecarListed: true }],
     };
     // A fixed number of workers over a queue, not a promise per entry of the whole tree.
-    await drainQueue(seen.queue, SCAN_WORKERS, (task) =>
-      'dir' in task
-        ? this.#scanDirectory(task.dir, seen)
-        : this.#refresh(task.path, seen, task.sidecarListed),
-    );
+    await drainQueue(seen.queue, SCAN_WORKERS, async (task) => {
+      try {
+        if ('dir' in task) await this.#scanDirectory(task.dir, seen);
+        else await this.#refresh(task.path, seen, task.sidecarListed);
+      } catch {
+        // Contained to this entry: it is left out (not served, not listed), the rest of
+        // the scan is applied, and the next read tries it again.
+        if (!('dir' in task)) seen.files.delete(task.path);
+        this.failed.add('dir' in task ? task.dir : task.path);
+      }
+    });
     const prefix = dir === '' ? '' : `${dir}/`;
     for (const path of [...this.records.keys()]) {
       if (path.startsWith(prefix) && !seen.files.has(path)) this.#forgetFile(path);
@@ -83,9 +91,22 @@ export class ContentTree {
     this.#watchers.closeUnder(dir, seen.dirs);
   }
 
-  /** Brings one path that a watcher named up to date (a folder is read again whole). */
-  refresh(path: string): Promise<void> {
-    return this.#refresh(path, null);
+  /**
+   * Brings one path that a watcher named up to date (a folder is read again whole). Never
+   * rejects: a path that fails is dropped (not served, not listed) and put in `failed`, so
+   * one bad entry neither stops nor undoes the other changes of the same read.
+   */
+  async refresh(path: string): Promise<void> {
+    try {
+      await this.#refresh(path, null);
+    } catch {
+      this.#forgetUnder(path);
+      if (this.records.has(path)) this.#forgetFile(path);
+      // A sidecar that could not be read may say `access: deny`: its document goes too.
+      const document = path.endsWith(SIDECAR_SUFFIX) ? path.slice(0, -SIDECAR_SUFFIX.length) : null;
+      if (document !== null && this.records.has(document)) this.#forgetFile(document);
+      this.failed.add(path);
+    }
   }
 
   /** Lists one folder of a scan and queues its entries. */
@@ -126,7 +147,7 @@ export class ContentTree {
     let symlink = false;
     if (st?.isSymbolicLink()) {
       symlink = true;
-      st = await this.#followLink(abs);
+      st = await this.#followLink(abs, path !== SITE_CONFIG_FILE);
       if (st?.isDirectory()) st = null;
     }
     if (st === null) {
@@ -169,7 +190,12 @@ export class ContentTree {
     if (previous?.stamp === stamp && previous.sidecar === sidecar && previous.symlink === symlink) {
       return;
     }
-    this.records.set(path, { stamp, symlink, sidecar, meta: pageMeta(path, st, sidecar) });
+    this.records.set(path, {
+      stamp,
+      symlink,
+      sidecar,
+      meta: pageMeta(path, st, sidecar, symlink),
+    });
     if (symlink) this.symlinks.add(path);
     else this.symlinks.delete(path);
     this.changed = true;
@@ -179,15 +205,23 @@ export class ContentTree {
     const record = this.records.get(docPath);
     if (record === undefined) return;
     const abs = this.#abs(docPath);
-    const st = record.symlink ? await this.#followLink(abs) : await lstat(abs).catch(() => null);
+    const st = record.symlink
+      ? await this.#followLink(abs, true)
+      : await lstat(abs).catch(() => null);
     if (st === null || !st.isFile()) this.#forgetFile(docPath);
     else await this.#update(docPath, st, record.symlink);
   }
 
-  /** A link counts only when it resolves to a file inside the root. */
-  async #followLink(abs: string): Promise<Stats | null> {
+  /**
+   * A link counts only when it resolves to a file inside the root; a document's link, only
+   * when that file is itself a document: not hidden, not a sidecar, not the configuration
+   * (a link to `.env` or to `waymark.site.yaml` must not publish it).
+   */
+  async #followLink(abs: string, document: boolean): Promise<Stats | null> {
     const target = await realpath(abs).catch(() => null);
-    if (target === null || !target.startsWith(this.root + sep)) return null;
+    const relative = target === null ? null : insideRoot(this.root, target);
+    if (target === null || relative === null) return null;
+    if (document && !isDocumentPath(relative)) return null;
     const st = await stat(target).catch(() => null);
     return st?.isFile() ? st : null;
   }

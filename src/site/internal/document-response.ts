@@ -1,11 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { dirname, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { contentTypeFor } from './content-type.ts';
+import { type OpenedDocument, openDocument } from './open-document.ts';
 import { MARKDOWN_EXTENSION } from './page-record.ts';
 import { plainResponse } from './plain-response.ts';
-import { renderListingPage, renderMarkdownPage } from './render-markdown.ts';
+import { assemblePage, renderListingPage } from './render-markdown.ts';
+import type { RenderedPages } from './rendered-pages.ts';
 import type { SiteEntry } from './site-index.ts';
 import type { SiteState } from './site-state.ts';
 
@@ -17,9 +17,12 @@ const MAX_MARKDOWN_BYTES = 8 * 1024 * 1024;
  * noindex list of the sitemap's pages; a document is served at its alias and at
  * `/id/<hex>` (Markdown rendered, other files as they are), restricted ones 403, denied
  * and unknown ones 404; the other trailing-slash spelling redirects to the right one.
+ * Only the file the index describes is served (see `openDocument`); Markdown is rendered
+ * off the main thread, once per version of the file (see `RenderedPages`).
  */
 export async function documentResponse(
   state: SiteState,
+  pages: RenderedPages,
   origin: string,
   path: string,
   head: boolean,
@@ -40,27 +43,28 @@ export async function documentResponse(
     return plainResponse(404, 'Not found\n', head);
   }
   if (entry.page.access !== 'public') return plainResponse(403, 'Forbidden\n', head);
-  const abs = join(state.root, entry.page.path);
+  const opened = await openDocument(state.root, entry.page);
+  if (opened === null) return plainResponse(404, 'Not found\n', head);
   const extra: Record<string, string> = entry.page.noindex ? { 'x-robots-tag': 'noindex' } : {};
-  const st = await stat(abs).catch(() => null);
-  if (st === null) return plainResponse(404, 'Not found\n', head);
-  if (!entry.page.markdown) {
-    if (!st.isFile()) return plainResponse(404, 'Not found\n', head);
-    const headers = {
-      'content-type': contentTypeFor(entry.page.path),
-      'content-length': String(st.size),
-      'last-modified': new Date(st.mtimeMs).toUTCString(),
-      ...extra,
-    };
-    if (head) return new Response(null, { status: 200, headers });
-    const body = Readable.toWeb(createReadStream(abs)) as ReadableStream<Uint8Array>;
-    return new Response(body, { status: 200, headers });
+  if (!entry.page.markdown) return fileResponse(opened, entry, head, extra);
+  let outcome: Awaited<ReturnType<RenderedPages['get']>>;
+  try {
+    if (opened.stat.size > MAX_MARKDOWN_BYTES) return plainResponse(404, 'Not found\n', head);
+    const { dev, ino, size, mtimeMs, ctimeMs } = opened.stat;
+    const key = `${entry.page.path}\0${dev}:${ino}:${size}:${mtimeMs}:${ctimeMs}`;
+    outcome = await pages.get(key, () => readText(opened, MAX_MARKDOWN_BYTES).catch(() => null));
+  } finally {
+    await opened.handle.close().catch(() => {});
   }
-  if (st.size > MAX_MARKDOWN_BYTES) return plainResponse(404, 'Not found\n', head);
-  const markdown = await readFile(abs, 'utf8').catch(() => null);
-  if (markdown === null) return plainResponse(404, 'Not found\n', head);
-  const page = renderMarkdownPage(
-    markdown,
+  if (outcome === null) return plainResponse(404, 'Not found\n', head);
+  if (!outcome.ok) {
+    const status = outcome.reason === 'failed' ? 500 : 503;
+    const response = plainResponse(status, `The page cannot be shown: ${outcome.message}\n`, head);
+    if (outcome.reason === 'busy') response.headers.set('retry-after', '1');
+    return response;
+  }
+  const page = assemblePage(
+    outcome.rendered,
     {
       title: entry.page.title,
       canonicalUrl: origin + entry.canonicalPath,
@@ -72,6 +76,45 @@ export async function documentResponse(
   // (waymark crawl does) lists the page with the sitemap's date.
   const lastModified = new Date(entry.page.lastModified).toUTCString();
   return html(page, head, { 'last-modified': lastModified, ...extra });
+}
+
+/** A file that is not Markdown, as it is: streamed from the handle that was checked. */
+function fileResponse(
+  opened: OpenedDocument,
+  entry: SiteEntry,
+  head: boolean,
+  extra: Record<string, string>,
+): Response {
+  const { handle, stat } = opened;
+  const headers = {
+    'content-type': contentTypeFor(entry.page.path),
+    'content-length': String(stat.size),
+    'last-modified': new Date(stat.mtimeMs).toUTCString(),
+    ...extra,
+  };
+  if (head || stat.size === 0) {
+    void handle.close().catch(() => {});
+    return new Response(head ? null : new Uint8Array(0), { status: 200, headers });
+  }
+  // Exactly the bytes Content-Length announced; the stream closes the handle when done.
+  const stream = handle.createReadStream({ start: 0, end: stat.size - 1 });
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    status: 200,
+    headers,
+  });
+}
+
+/** The opened file as UTF-8, its first `maxBytes` at most (it was checked against them). */
+async function readText(opened: OpenedDocument, maxBytes: number): Promise<string | null> {
+  const size = Math.min(opened.stat.size, maxBytes);
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const { bytesRead } = await opened.handle.read(buffer, length, size - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return buffer.toString('utf8', 0, length);
 }
 
 /**

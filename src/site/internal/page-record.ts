@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { readSmallFile } from './read-small-file.ts';
 import { NO_SIDECAR, type PageAccess, parseSidecar, type SidecarMeta } from './sidecar.ts';
 
 /** What the site knows about one document, rebuilt only when the document or sidecar changes. */
@@ -21,6 +22,14 @@ export interface PageMeta {
   /** Epoch ms: the later of the document's and its sidecar's modification times. */
   readonly lastModified: number;
   readonly size: number;
+  /**
+   * The file the document is (for a link, the file it leads to), as device and inode: a
+   * response serves only the file it opens when these still match.
+   */
+  readonly dev: number;
+  readonly ino: number;
+  /** The document is a symbolic link (to another document of the root). */
+  readonly symlink: boolean;
   /** The sidecar's problems (an error means it was treated as not public). */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -89,35 +98,41 @@ export async function loadSidecar(
       meta: brokenSidecar('sidecar-not-a-file', 'the sidecar is not a regular file'),
     };
   }
-  if (st.size > MAX_SIDECAR_BYTES) {
-    return {
-      stamp,
-      mtimeMs: st.mtimeMs,
-      meta: brokenSidecar(
-        'sidecar-too-large',
-        `the sidecar is larger than ${MAX_SIDECAR_BYTES} bytes`,
-      ),
-    };
+  // Read from what is opened (no link followed, no FIFO waited on), within the limit.
+  const file = await readSmallFile(abs, MAX_SIDECAR_BYTES, false);
+  if (!file.ok) {
+    if (file.reason === 'missing') return null;
+    const [code, message]: [string, string] =
+      file.reason === 'too-large'
+        ? ['sidecar-too-large', `the sidecar is larger than ${MAX_SIDECAR_BYTES} bytes`]
+        : file.reason === 'not-a-file'
+          ? ['sidecar-not-a-file', 'the sidecar is not a regular file']
+          : ['sidecar-unreadable', `the sidecar cannot be read: ${file.message}`];
+    return { stamp, mtimeMs: st.mtimeMs, meta: brokenSidecar(code, message) };
   }
-  let text: string;
+  return {
+    stamp: fileStamp(file.stat),
+    mtimeMs: file.stat.mtimeMs,
+    meta: parseSidecarSafely(file.text),
+  };
+}
+
+/** {@link parseSidecar} is total; should it ever throw, the document is not public. */
+function parseSidecarSafely(text: string): SidecarMeta {
   try {
-    text = await readFile(abs, 'utf8');
+    return parseSidecar(text);
   } catch (error) {
-    // Gone between lstat and read: the watcher reports the removal next.
-    return {
-      stamp,
-      mtimeMs: st.mtimeMs,
-      meta: brokenSidecar(
-        'sidecar-unreadable',
-        `the sidecar cannot be read: ${(error as Error).message}`,
-      ),
-    };
+    return brokenSidecar('sidecar-yaml', `the sidecar cannot be read: ${(error as Error).message}`);
   }
-  return { stamp, mtimeMs: st.mtimeMs, meta: parseSidecar(text) };
 }
 
 /** The metadata of one document from its file's stat and its sidecar. */
-export function pageMeta(path: string, st: Stats, sidecar: SidecarRecord | null): PageMeta {
+export function pageMeta(
+  path: string,
+  st: Stats,
+  sidecar: SidecarRecord | null,
+  symlink: boolean,
+): PageMeta {
   const meta = sidecar?.meta ?? NO_SIDECAR;
   return {
     path,
@@ -130,6 +145,9 @@ export function pageMeta(path: string, st: Stats, sidecar: SidecarRecord | null)
     markdown: MARKDOWN_EXTENSION.test(path),
     lastModified: Math.max(st.mtimeMs, sidecar?.mtimeMs ?? 0),
     size: st.size,
+    dev: st.dev,
+    ino: st.ino,
+    symlink,
     diagnostics: meta.diagnostics,
   };
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isScriptUrl, renderListingPage, renderMarkdownPage } from './render-markdown.ts';
+import {
+  assemblePage,
+  isScriptUrl,
+  renderListingPage,
+  renderMarkdownBody,
+  renderMarkdownPage,
+} from './render-markdown.ts';
 
 const PARTS = { title: null, canonicalUrl: 'https://example.com/a', noindex: false };
 
@@ -67,5 +73,31 @@ describe('renderMarkdownPage and renderListingPage escape what they write', () =
     assert.match(page, /<meta name="robots" content="noindex">/);
     const listing = renderListingPage('Pages', [{ href: '/a"b', text: '<i>' }]);
     assert.match(listing, /<a href="\/a&quot;b">&lt;i&gt;<\/a>/);
+  });
+});
+
+describe('renderMarkdownBody and assemblePage: links decided per request', () => {
+  test('one rendering, assembled with different link decisions', () => {
+    const rendered = renderMarkdownBody('[doc](doc.md) and ![pic](pic.png "P")\n');
+    const parts = { title: null, canonicalUrl: 'https://example.com/a', noindex: false };
+    const kept = assemblePage(rendered, parts, (href) => (href === 'doc.md' ? '/doc' : undefined));
+    assert.match(
+      kept,
+      /<p><a href="\/doc">doc<\/a> and <img src="pic\.png" alt="pic" title="P"><\/p>/,
+    );
+    const dropped = assemblePage(rendered, parts, () => null);
+    assert.match(dropped, /<p>doc and pic<\/p>/);
+  });
+
+  test('a document cannot forge a link marker', () => {
+    const rendered = renderMarkdownBody('[doc](doc.md)\n');
+    const forged = `\uE000${rendered.nonce.replace(/./, 'x')}o0\uE001 text`;
+    const page = assemblePage(
+      renderMarkdownBody(`${forged}\n\n[doc](doc.md)\n`),
+      { title: null, canonicalUrl: 'https://example.com/a', noindex: false },
+      () => '/doc',
+    );
+    assert.equal(page.match(/<a href/g)?.length, 1);
+    assert.ok(page.includes(forged), 'the text stays as written');
   });
 });

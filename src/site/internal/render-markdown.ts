@@ -33,54 +33,144 @@ export function isScriptUrl(href: string, image = false): boolean {
   return !(image && /^data:image\/(?!svg)/.test(compact));
 }
 
+/** A link or image of a rendered body, decided per request (see {@link RenderedBody}). */
+export type RenderedLink =
+  | { readonly kind: 'link'; readonly href: string; readonly title: string | null }
+  | {
+      readonly kind: 'image';
+      readonly href: string;
+      readonly title: string | null;
+      readonly alt: string;
+    };
+
 /**
- * A Markdown document as a minimal HTML page: `<title>` from the sidecar title or the
- * first heading, `<link rel="canonical">`, a robots meta tag when noindex. Links and
- * images go through `resolve`, so links between documents point at their published URLs
- * and links to documents that are not public disappear (their text stays), as do links to
- * script URLs (see {@link isScriptUrl}).
+ * A document's Markdown as HTML, with each link and image left as a marker: where a link
+ * goes depends on the other documents (their access and URLs) at the time of a request,
+ * so it is decided then, while the costly part is done once per version of the file (and
+ * off the main thread). Plain data: it crosses to and from a worker as it is.
  */
-export function renderMarkdownPage(
-  markdown: string,
-  parts: PageParts,
-  resolve: LinkResolver,
-): string {
+export interface RenderedBody {
+  /**
+   * The HTML, with markers `\uE000<nonce>o<n>\uE001` and `...c<n>...` around link n's
+   * text, `...i<n>...` in place of image n.
+   */
+  readonly body: string;
+  readonly links: readonly RenderedLink[];
+  /** The text of the first heading, as Markdown, or null. */
+  readonly heading: string | null;
+  /** Random per rendering, so the document's own text cannot forge a marker. */
+  readonly nonce: string;
+}
+
+/**
+ * Renders Markdown to a {@link RenderedBody}. Pure, but its time is up to `marked`:
+ * some inputs take time quadratic in their length, so the server runs this in a worker
+ * with a time limit (see `render-pool.ts`).
+ */
+export function renderMarkdownBody(markdown: string): RenderedBody {
+  const nonce = randomNonce();
+  const links: RenderedLink[] = [];
+  const marker = (sign: string, n: number): string => `\uE000${nonce}${sign}${n}\uE001`;
   const marked = new Marked({
     async: false,
     gfm: true,
     renderer: {
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);
-        // Markdown link syntax never runs script; raw HTML in the document is the place for that.
-        const href = isScriptUrl(token.href) ? null : resolve(token.href);
-        if (href === null) return text;
-        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-        return `<a href="${escapeHtml(href ?? token.href)}"${title}>${text}</a>`;
+        const n = links.push({ kind: 'link', href: token.href, title: token.title || null }) - 1;
+        return marker('o', n) + text + marker('c', n);
       },
       image(token: Tokens.Image): string {
-        const src = isScriptUrl(token.href, true) ? null : resolve(token.href);
-        if (src === null) return escapeHtml(token.text);
-        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-        return `<img src="${escapeHtml(src ?? token.href)}" alt="${escapeHtml(token.text)}"${title}>`;
+        const n =
+          links.push({
+            kind: 'image',
+            href: token.href,
+            title: token.title || null,
+            alt: token.text,
+          }) - 1;
+        return marker('i', n);
       },
     },
   });
   const tokens = marked.lexer(markdown);
   const heading = tokens.find((t): t is Tokens.Heading => t.type === 'heading');
-  const title = parts.title ?? (heading === undefined ? null : plainText(heading.text));
   const body = marked.parser(tokens);
+  return { body, links, heading: heading?.text ?? null, nonce };
+}
+
+/**
+ * The page for a {@link RenderedBody}: `<title>` from the sidecar title or the first
+ * heading, `<link rel="canonical">`, a robots meta tag when noindex. Links and images go
+ * through `resolve`, so links between documents point at their published URLs and links
+ * to documents that are not public disappear (their text stays), as do links to script
+ * URLs (see {@link isScriptUrl}). Linear in the body's length.
+ */
+export function assemblePage(
+  rendered: RenderedBody,
+  parts: PageParts,
+  resolve: LinkResolver,
+): string {
+  const markers = new RegExp(`\uE000${rendered.nonce}([oci])(\\d+)\uE001`, 'g');
+  const decided = new Map<number, string | null>();
+  const hrefOf = (n: number, link: RenderedLink): string | null => {
+    let href = decided.get(n);
+    if (href === undefined) {
+      // Markdown link syntax never runs script; raw HTML in the document is the place for that.
+      const script = isScriptUrl(link.href, link.kind === 'image');
+      const resolved = script ? null : resolve(link.href);
+      href = resolved === undefined ? link.href : resolved;
+      decided.set(n, href);
+    }
+    return href;
+  };
+  const body = rendered.body.replace(markers, (_whole, sign: string, digits: string) => {
+    const n = Number(digits);
+    const link = rendered.links[n];
+    if (link === undefined) return '';
+    const href = hrefOf(n, link);
+    const title = link.title === null ? '' : ` title="${escapeHtml(link.title)}"`;
+    if (link.kind === 'image') {
+      return href === null
+        ? escapeHtml(link.alt)
+        : `<img src="${escapeHtml(href)}" alt="${escapeHtml(link.alt)}"${title}>`;
+    }
+    if (href === null) return '';
+    return sign === 'o' ? `<a href="${escapeHtml(href)}"${title}>` : '</a>';
+  });
+  const heading = rendered.heading === null ? null : plainText(rendered.heading);
+  const pageTitle = parts.title ?? heading;
   const robots = parts.noindex ? '\n<meta name="robots" content="noindex">' : '';
   return `<!doctype html>
 <html>
 <head>
 <meta charset="utf-8">
-<title>${escapeHtml(title ?? 'Untitled')}</title>
+<title>${escapeHtml(pageTitle ?? 'Untitled')}</title>
 <link rel="canonical" href="${escapeHtml(parts.canonicalUrl)}">${robots}
 </head>
 <body>
 ${body}</body>
 </html>
 `;
+}
+
+/**
+ * A Markdown document as a minimal HTML page, in one step on the calling thread (see
+ * {@link renderMarkdownBody} and {@link assemblePage}).
+ */
+export function renderMarkdownPage(
+  markdown: string,
+  parts: PageParts,
+  resolve: LinkResolver,
+): string {
+  return assemblePage(renderMarkdownBody(markdown), parts, resolve);
+}
+
+/** 16 hex digits from the Web Crypto API (in workers and the main thread alike). */
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /** A heading's Markdown without its emphasis and link syntax, for `<title>`. */

@@ -11,30 +11,41 @@ const MAX_HOST_LENGTH = 260;
 const HOST =
   /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
+/** What decides a request's origin: a fixed one, or the request's headers. */
+export interface OriginPolicy {
+  readonly origin: string | null;
+  readonly trustProxy: boolean;
+}
+
 /**
- * The absolute origin of a request: the scheme of its URL and its `Host` header (the
- * URL's host when there is none). With `trustProxy`, `Forwarded` (`proto=`, `host=`) or
- * else `X-Forwarded-Proto` / `X-Forwarded-Host` win, first value only, checked the same
- * way. A host must be a DNS name, an IPv4 or a bracketed IPv6 address with an optional
- * port, at most {@link MAX_HOST_LENGTH} characters, that URL parsing accepts as it is.
+ * The absolute origin of a request. A configured `origin` wins over everything the request
+ * says. Otherwise: the scheme of its URL and its `Host` header (the URL's host when there
+ * is none); with `trustProxy`, the last element of `Forwarded` (`proto=`, `host=`) and the
+ * last value of `X-Forwarded-Proto` / `X-Forwarded-Host`: the ones the nearest proxy
+ * appended, never a value the client put first. When both header families name a host
+ * (or a scheme) and they differ, the request is refused: a client must not pick the
+ * family its proxy does not clean. A host must be a DNS name, an IPv4 or a bracketed IPv6
+ * address with an optional port, at most {@link MAX_HOST_LENGTH} characters, that URL
+ * parsing accepts as it is.
  */
-export function requestOrigin(request: Request, trustProxy: boolean): RequestOrigin {
+export function requestOrigin(request: Request, policy: OriginPolicy): RequestOrigin {
+  if (policy.origin !== null) return { ok: true, origin: policy.origin };
   const url = URL.parse(request.url);
   if (url === null) return { ok: false, message: 'the request URL is not absolute' };
   let scheme = url.protocol.slice(0, -1);
   let host = request.headers.get('host') ?? url.host;
-  if (trustProxy) {
+  if (policy.trustProxy) {
     const forwarded = request.headers.get('forwarded');
-    if (forwarded !== null) {
-      const first = parseForwarded(forwarded.split(',')[0] ?? '');
-      if (first.proto !== undefined) scheme = first.proto.toLowerCase();
-      if (first.host !== undefined) host = first.host;
-    } else {
-      const proto = request.headers.get('x-forwarded-proto');
-      const forwardedHost = request.headers.get('x-forwarded-host');
-      if (proto !== null) scheme = (proto.split(',')[0] ?? '').trim().toLowerCase();
-      if (forwardedHost !== null) host = (forwardedHost.split(',')[0] ?? '').trim();
+    const element = forwarded === null ? {} : parseForwarded(lastOf(forwarded));
+    const xProto = request.headers.get('x-forwarded-proto');
+    const xHost = request.headers.get('x-forwarded-host');
+    const proto = agreed(element.proto, xProto === null ? undefined : lastOf(xProto));
+    const forwardedHost = agreed(element.host, xHost === null ? undefined : lastOf(xHost));
+    if (proto === null || forwardedHost === null) {
+      return { ok: false, message: 'Forwarded and X-Forwarded-* disagree' };
     }
+    if (proto !== undefined) scheme = proto.toLowerCase();
+    if (forwardedHost !== undefined) host = forwardedHost;
   }
   if (scheme !== 'http' && scheme !== 'https') {
     return {
@@ -43,6 +54,40 @@ export function requestOrigin(request: Request, trustProxy: boolean): RequestOri
     };
   }
   return authorityOrigin(scheme, host);
+}
+
+/**
+ * `text` as a fixed public origin (`https://www.example.com`, a trailing `/` allowed), or
+ * null when it is not an http(s) origin whose host a sitemap can carry: no path, query,
+ * fragment, user or password.
+ *
+ * @example
+ * ```ts
+ * fixedOrigin('https://WWW.example.com:443/'); // 'https://www.example.com'
+ * fixedOrigin('https://example.com/blog'); // null
+ * ```
+ */
+export function fixedOrigin(text: string): string | null {
+  const url = URL.parse(text);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
+  if (!/^https?:\/\/[^/?#@]+\/?$/i.test(text) || url.username !== '' || url.password !== '') {
+    return null;
+  }
+  const checked = authorityOrigin(url.protocol.slice(0, -1), url.host);
+  return checked.ok ? checked.origin : null;
+}
+
+/** The last comma-separated element, trimmed: what the nearest proxy appended. */
+function lastOf(header: string): string {
+  const at = header.lastIndexOf(',');
+  return (at < 0 ? header : header.slice(at + 1)).trim();
+}
+
+/** One value from two sources: either one when only it is given, null when they differ. */
+function agreed(a: string | undefined, b: string | undefined): string | undefined | null {
+  if (a === undefined) return b;
+  if (b === undefined || a.toLowerCase() === b.toLowerCase()) return a;
+  return null;
 }
 
 /** `scheme://host` when `host` is a plain authority, normalised as URL parsing writes it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSidecar } from './sidecar.ts';
+import { MAX_SIDECAR_ALIASES, parseSidecar } from './sidecar.ts';
 
 describe('parseSidecar', () => {
   test('every key', () => {
@@ -41,6 +41,45 @@ describe('parseSidecar', () => {
       );
     });
   }
+
+  test('an alias without its anchor or past the alias limit: a diagnostic at the alias, never a throw', () => {
+    const CASES: [text: string, line: number, column: number][] = [
+      ['alias: a\ntitle: *x\n', 2, 8],
+      ['roles: &r [a, b]\nalias: *r\ntitle: *nope\n', 3, 8],
+      [
+        `r: &r [a]\nroles: [${Array(MAX_SIDECAR_ALIASES + 1)
+          .fill('*r')
+          .join(', ')}]\n`,
+        2,
+        9,
+      ],
+    ];
+    for (const [text, line, column] of CASES) {
+      const meta = parseSidecar(text);
+      assert.equal(meta.broken, true, text);
+      const error = meta.diagnostics.find((d) => d.severity === 'error');
+      assert.equal(error?.code, 'sidecar-yaml', text);
+      assert.deepEqual([error?.line, error?.column], [line, column], text);
+    }
+    // Within the limit, aliases are plain YAML.
+    assert.deepEqual(parseSidecar('r: &r staff\nroles: [*r, *r]\n').roles, ['staff', 'staff']);
+  });
+
+  test('key errors are reported at their key, syntax errors where they are', () => {
+    const CASES: [text: string, code: string, line: number][] = [
+      ['alias: about\n\naccess: private\n', 'sidecar-access', 3],
+      ['alias: about\nalias: team\n', 'sidecar-yaml', 2],
+      ['alias: about\n\ttitle: x\n', 'sidecar-yaml', 2],
+    ];
+    for (const [text, code, line] of CASES) {
+      const meta = parseSidecar(text);
+      assert.deepEqual(
+        meta.diagnostics.map((d) => [d.code, d.line]),
+        [[code, line]],
+        text,
+      );
+    }
+  });
 
   test('unknown keys are warnings, not breakage; an empty sidecar is the defaults', () => {
     const meta = parseSidecar('colour: blue\n');

@@ -1,5 +1,5 @@
-import { parseDocument } from 'yaml';
 import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { readYaml } from './read-yaml.ts';
 
 /** Who may see a document. */
 export type PageAccess = 'public' | 'restricted' | 'deny';
@@ -31,22 +31,32 @@ const KEYS = new Set(['id', 'alias', 'access', 'roles', 'noindex', 'title']);
 /** Ids are hex, 4 to 64 digits, written lower-case. */
 const HEX_ID = /^[0-9a-fA-F]{4,64}$/;
 
+/** Sidecars hold a few keys: more alias expansion than this is an attack, not metadata. */
+export const MAX_SIDECAR_ALIASES = 16;
+
 /**
- * Reads a sidecar. Total: broken YAML or a wrong value is an error diagnostic and makes the
- * sidecar `broken` (the document is then not public), never a throw. Scalars are read
- * with YAML's failsafe schema, so `id: 0012` keeps its zeros; booleans are `true`/`false`.
+ * Reads a sidecar. Total: broken YAML (an alias without its anchor, an alias bomb
+ * included) or a wrong value is an error diagnostic, at the line of the alias or key
+ * concerned, and makes the sidecar `broken` (the document is then not public), never a
+ * throw. Scalars are read with YAML's failsafe schema, so `id: 0012` keeps its zeros;
+ * booleans are `true`/`false`.
  */
 export function parseSidecar(text: string): SidecarMeta {
   const diagnostics: Diagnostic[] = [];
-  const error = (code: string, message: string, line = 1, column = 1): void => {
-    diagnostics.push({ code, severity: 'error', message, line, column });
+  const reading = readYaml(text, { schema: 'failsafe', maxAliasCount: MAX_SIDECAR_ALIASES });
+  const keyAt = (key: string): { line: number; column: number } =>
+    reading.keyPositions.get(key) ?? { line: 1, column: 1 };
+  const error = (code: string, message: string, key?: string): void => {
+    const at = key === undefined ? { line: 1, column: 1 } : keyAt(key);
+    diagnostics.push({ code, severity: 'error', message, ...at });
   };
-  const doc = parseDocument(text, { schema: 'failsafe', prettyErrors: false, uniqueKeys: true });
-  for (const e of doc.errors)
-    error('sidecar-yaml', e.message, e.linePos?.[0].line, e.linePos?.[0].col);
-  const value: unknown = doc.errors.length === 0 ? doc.toJS() : null;
+  for (const problem of reading.problems) {
+    const { message, line, column } = problem;
+    diagnostics.push({ code: 'sidecar-yaml', severity: 'error', message, line, column });
+  }
+  const value = reading.value;
   if (
-    doc.errors.length === 0 &&
+    reading.problems.length === 0 &&
     value !== null &&
     (typeof value !== 'object' || Array.isArray(value))
   ) {
@@ -62,8 +72,7 @@ export function parseSidecar(text: string): SidecarMeta {
         code: 'sidecar-unknown-key',
         severity: 'warning',
         message: `unknown key "${key}" is ignored`,
-        line: 1,
-        column: 1,
+        ...keyAt(key),
       });
     }
   }
@@ -71,36 +80,36 @@ export function parseSidecar(text: string): SidecarMeta {
   if (fields['id'] !== undefined) {
     const raw = fields['id'];
     if (typeof raw === 'string' && HEX_ID.test(raw)) id = raw.toLowerCase();
-    else error('sidecar-id', 'id must be 4 to 64 hexadecimal digits');
+    else error('sidecar-id', 'id must be 4 to 64 hexadecimal digits', 'id');
   }
   let alias: string | null = null;
   if (fields['alias'] !== undefined) {
     if (typeof fields['alias'] === 'string') alias = fields['alias'];
-    else error('sidecar-alias', 'alias must be a path such as about/team');
+    else error('sidecar-alias', 'alias must be a path such as about/team', 'alias');
   }
   let access: PageAccess = 'public';
   const rawAccess = fields['access'];
   if (rawAccess !== undefined) {
     if (rawAccess === 'public' || rawAccess === 'restricted' || rawAccess === 'deny')
       access = rawAccess;
-    else error('sidecar-access', 'access must be public, restricted or deny');
+    else error('sidecar-access', 'access must be public, restricted or deny', 'access');
   }
   let roles: string[] = [];
   if (fields['roles'] !== undefined) {
     const raw = fields['roles'];
     if (Array.isArray(raw) && raw.every((r) => typeof r === 'string')) roles = raw;
-    else error('sidecar-roles', 'roles must be a list of names');
+    else error('sidecar-roles', 'roles must be a list of names', 'roles');
   }
   let noindex = false;
   if (fields['noindex'] !== undefined) {
     if (fields['noindex'] === 'true' || fields['noindex'] === 'false') {
       noindex = fields['noindex'] === 'true';
-    } else error('sidecar-noindex', 'noindex must be true or false');
+    } else error('sidecar-noindex', 'noindex must be true or false', 'noindex');
   }
   let title: string | null = null;
   if (fields['title'] !== undefined) {
     if (typeof fields['title'] === 'string') title = fields['title'];
-    else error('sidecar-title', 'title must be text');
+    else error('sidecar-title', 'title must be text', 'title');
   }
   const broken = diagnostics.some((d) => d.severity === 'error');
   return { id, alias, access, roles, noindex, title, broken, diagnostics };

@@ -2,11 +2,18 @@ import type { Diagnostic } from '../../shared/diagnostic.ts';
 import type { ReservedPaths } from '../reserved-paths.ts';
 import type { SiteConfig } from '../site-config.ts';
 import { validateAlias } from '../validate-alias.ts';
-import type { PageMeta } from './page-record.ts';
+import { type PageMeta, SIDECAR_SUFFIX } from './page-record.ts';
+import type { PageAccess } from './sidecar.ts';
 
-/** A problem with one document, named by its path relative to the root. */
+/**
+ * A problem with one document, named by its path relative to the root, or with the
+ * configuration. `line` and `column` are in `file`: the document's sidecar
+ * (`guides/setup.md.meta.yaml`) or the configuration file.
+ */
 export interface SiteDiagnostic extends Diagnostic {
   readonly path: string;
+  /** The file `line` and `column` refer to, relative to the root (or as given). */
+  readonly file: string;
 }
 
 /** A document the site can route to. */
@@ -33,11 +40,16 @@ export interface SiteIndex {
   readonly diagnostics: readonly SiteDiagnostic[];
 }
 
+const STRICTNESS: Readonly<Record<PageAccess, number>> = { public: 0, restricted: 1, deny: 2 };
+
 /**
  * Decides, once per change, which documents are routable and listed. A document is left
  * out (with a diagnostic) when its sidecar is broken, its alias is invalid or claimed by
- * another document too (in any case: `About` and `about` collide), or its id is shared with another document: an ambiguous URL is
- * given to nobody, so adding a file never silently takes over another page's address.
+ * another document too (in any case: `About` and `about` collide), or its id is shared with
+ * another document: an ambiguous URL is given to nobody, so adding a file never silently
+ * takes over another page's address. Documents that are one file (a link and the document
+ * it leads to, hard links) share the strictest access and noindex of any of them: access
+ * belongs to the file, not to the name it is reached by.
  */
 export function buildSiteIndex(
   pages: readonly PageMeta[],
@@ -46,11 +58,22 @@ export function buildSiteIndex(
 ): SiteIndex {
   const diagnostics: SiteDiagnostic[] = [];
   const report = (page: PageMeta, code: string, message: string): void => {
-    diagnostics.push({ path: page.path, code, severity: 'error', message, line: 1, column: 1 });
+    const file = page.path + SIDECAR_SUFFIX;
+    diagnostics.push({
+      path: page.path,
+      file,
+      code,
+      severity: 'error',
+      message,
+      line: 1,
+      column: 1,
+    });
   };
   for (const page of pages) {
-    for (const d of page.diagnostics) diagnostics.push({ path: page.path, ...d });
+    const file = page.path + SIDECAR_SUFFIX;
+    for (const d of page.diagnostics) diagnostics.push({ path: page.path, file, ...d });
   }
+  pages = strictestPerFile(pages, diagnostics);
   const claims = new Map<string, PageMeta[]>();
   const ids = new Map<string, PageMeta[]>();
   for (const page of pages) {
@@ -108,6 +131,54 @@ export function buildSiteIndex(
   );
   diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { byUrlPath, byFilePath, listed, diagnostics };
+}
+
+/**
+ * Each document with the strictest access and noindex of every document that is its file;
+ * a document made stricter that way gets a warning naming the others.
+ */
+function strictestPerFile(
+  pages: readonly PageMeta[],
+  diagnostics: SiteDiagnostic[],
+): readonly PageMeta[] {
+  const files = new Map<string, { access: PageAccess; noindex: boolean; paths: string[] }>();
+  const keyOf = (page: PageMeta): string | null =>
+    // A file system without inode numbers reports 0 for every file: nothing to group by.
+    page.ino === 0 ? null : `${page.dev}:${page.ino}`;
+  for (const page of pages) {
+    const key = keyOf(page);
+    if (key === null) continue;
+    const seen = files.get(key);
+    if (seen === undefined) {
+      files.set(key, { access: page.access, noindex: page.noindex, paths: [page.path] });
+    } else {
+      if (STRICTNESS[page.access] > STRICTNESS[seen.access]) seen.access = page.access;
+      seen.noindex ||= page.noindex;
+      seen.paths.push(page.path);
+    }
+  }
+  return pages.map((page) => {
+    const key = keyOf(page);
+    const file = key === null ? undefined : files.get(key);
+    if (file === undefined || file.paths.length === 1) return page;
+    if (file.access === page.access && file.noindex === page.noindex) return page;
+    const others = file.paths
+      .filter((path) => path !== page.path)
+      .map((path) => JSON.stringify(path))
+      .sort()
+      .join(', ');
+    const what = `access ${file.access}${file.noindex ? ', noindex' : ''}`;
+    diagnostics.push({
+      path: page.path,
+      file: page.path,
+      code: 'same-file',
+      severity: 'warning',
+      message: `the same file as ${others}: ${what} applies here too`,
+      line: 1,
+      column: 1,
+    });
+    return { ...page, access: file.access, noindex: file.noindex };
+  });
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -1,12 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatRobots } from '../../robots/index.ts';
-import type { Diagnostic } from '../../shared/diagnostic.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { PageMetaCache, type RevalidateMode, SITE_CONFIG_FILE } from '../page-meta-cache.ts';
 import { ReservedPaths } from '../reserved-paths.ts';
-import { parseSiteConfig, resolveSiteConfig, type SiteConfig } from '../site-config.ts';
+import {
+  MAX_SITE_CONFIG_BYTES,
+  parseSiteConfig,
+  resolveSiteConfig,
+  type SiteConfig,
+} from '../site-config.ts';
 import { LastModified } from './last-modified.ts';
+import { fileStamp } from './page-record.ts';
+import { readSmallFileSync } from './read-small-file.ts';
 import { planRobots, type RobotsPlan } from './robots-body.ts';
 import { buildSiteIndex, type SiteDiagnostic, type SiteIndex } from './site-index.ts';
 import { buildSitemapLines, type RestMemo, type SitemapLines } from './sitemap-lines.ts';
@@ -26,6 +31,11 @@ export interface SiteState {
   /** The `Last-Modified` of robots.txt and the sitemaps in this state. */
   readonly lastModified: LastModified;
   readonly diagnostics: readonly SiteDiagnostic[];
+  /**
+   * Why nothing may be served (the root's `waymark.site.yaml` is broken and there is no
+   * good configuration before it to keep), or null.
+   */
+  readonly unavailable: string | null;
 }
 
 export interface SiteStateOptions {
@@ -37,39 +47,77 @@ export interface SiteStateOptions {
   readonly now?: () => number;
 }
 
-/** Keeps the current {@link SiteState} in step with the page cache. */
+/** A configuration with what is derived from it once. */
+interface Configured {
+  readonly config: SiteConfig;
+  readonly reserved: ReservedPaths;
+  readonly robots: RobotsPlan;
+}
+
+/** One reading of a config file: its keys (null when it must not be applied) and problems. */
+interface ConfigReading {
+  readonly config: Partial<SiteConfig> | null;
+  readonly diagnostics: readonly SiteDiagnostic[];
+  readonly stamp: string | null;
+  readonly missing: boolean;
+}
+
+/**
+ * Keeps the current {@link SiteState} in step with the page cache and the configuration.
+ *
+ * A configuration file is applied whole or not at all: one wrong key could otherwise drop a
+ * `Disallow` rule or move the admin path back to its default, publishing what it hid. The
+ * root's `waymark.site.yaml` is followed live: a broken edit keeps the last good
+ * configuration in force; broken from the start, there is none, and every response is 503
+ * (robots.txt included, which crawlers read as "crawl nothing") until it is fixed. A
+ * `configFile` read once must be right: the handler is not created otherwise.
+ */
 export class SiteStateKeeper {
   readonly #cache: PageMetaCache;
-  readonly #root: string;
   readonly #options: Partial<SiteConfig>;
-  /** The config file followed through the cache, or null when read once (or none). */
-  readonly #liveConfig: boolean;
-  #fileConfig: { config: Partial<SiteConfig>; diagnostics: readonly Diagnostic[] };
-  #configStamp: string | null | undefined = undefined;
-  #config: {
-    config: SiteConfig;
-    reserved: ReservedPaths;
-    robots: RobotsPlan;
-    problem: string | null;
-  };
+  /** The root's config file when it is followed live, else null. */
+  readonly #liveFile: string | null;
+  /** The name diagnostics about the configuration carry. */
+  readonly #configName: string;
+  /** The options alone: what the index is built with while nothing is served. */
+  readonly #optionsOnly: Configured;
+  #good: Configured | null;
+  #configProblems: readonly SiteDiagnostic[] = [];
+  #configStamp: string | null = null;
   #state: SiteState | null = null;
   #generation = -1;
   readonly #memo: RestMemo = new Map();
   readonly #now: () => number;
 
   constructor(options: SiteStateOptions) {
-    this.#root = resolve(options.root);
+    const root = resolve(options.root);
     this.#options = options.config ?? {};
     this.#now = options.now ?? Date.now;
-    const defaultFile = join(this.#root, SITE_CONFIG_FILE);
+    const defaultFile = join(root, SITE_CONFIG_FILE);
     const file = options.configFile === undefined ? defaultFile : options.configFile;
-    this.#liveConfig = file !== null && resolve(file) === defaultFile;
-    this.#fileConfig =
-      file === null
-        ? { config: {}, diagnostics: [] }
-        : readConfigFile(file, options.configFile !== undefined);
-    // Options and file errors are the caller's to fix before serving anything.
-    this.#config = configure(this.#fileConfig.config, this.#options);
+    const live = file !== null && resolve(file) === defaultFile;
+    this.#liveFile = live ? defaultFile : null;
+    this.#configName = file === null || live ? SITE_CONFIG_FILE : file;
+    // Wrong options are the caller's to fix before serving anything.
+    this.#optionsOnly = configure({}, this.#options);
+    this.#good = this.#optionsOnly;
+    if (file !== null) {
+      const reading = readConfigFile(file, this.#configName);
+      if (reading.missing && options.configFile !== undefined) {
+        throw new WaymarkError(
+          'io-failed',
+          `cannot read the site configuration ${file}: it does not exist`,
+        );
+      }
+      if (live) {
+        this.#good = null;
+        this.#configStamp = reading.stamp;
+        this.#apply(reading);
+      } else {
+        this.#good = configureOnce(file, reading, this.#options);
+        this.#configProblems = reading.diagnostics;
+      }
+    }
     this.#cache = new PageMetaCache({
       root: options.root,
       ...(options.revalidate === undefined ? {} : { revalidate: options.revalidate }),
@@ -79,13 +127,14 @@ export class SiteStateKeeper {
   /** The state as the disk is now (see `PageMetaCache.snapshot`). */
   async current(): Promise<SiteState> {
     const snapshot = await this.#cache.snapshot();
-    if (this.#liveConfig && snapshot.configStamp !== this.#configStamp) {
-      const first = this.#configStamp === undefined;
+    if (this.#liveFile !== null && snapshot.configStamp !== this.#configStamp) {
       this.#configStamp = snapshot.configStamp;
-      if (!first) this.#reloadConfig();
+      this.#apply(readConfigFile(this.#liveFile, this.#configName));
+      // The config is part of every derived value: force a rebuild.
+      this.#generation = -1;
     }
     if (this.#state !== null && snapshot.generation === this.#generation) return this.#state;
-    const { config, reserved, robots } = this.#config;
+    const { config, reserved, robots } = this.#good ?? this.#optionsOnly;
     const index = buildSiteIndex(snapshot.pages, config, reserved);
     const lines = buildSitemapLines(index.listed, this.#memo);
     const previous = this.#state;
@@ -94,26 +143,14 @@ export class SiteStateKeeper {
     // mtimes can lie in the future.
     const modifiedAt = this.#now();
     const lastModified = new LastModified(modifiedAt, previous?.lastModified ?? null);
-    const configDiagnostics: SiteDiagnostic[] = this.#fileConfig.diagnostics.map((d) => ({
-      path: SITE_CONFIG_FILE,
-      ...d,
-    }));
-    if (this.#config.problem !== null) {
-      configDiagnostics.push({
-        path: SITE_CONFIG_FILE,
-        code: 'config-rejected',
-        severity: 'error',
-        message: `${this.#config.problem}; the previous configuration stays in force`,
-        line: 1,
-        column: 1,
-      });
-    }
+    const configDiagnostics: SiteDiagnostic[] = [...this.#configProblems];
     for (const pattern of robots.dropped) {
       configDiagnostics.push({
         path: SITE_CONFIG_FILE,
+        file: this.#configName,
         code: 'robots-names-admin',
         severity: 'warning',
-        message: `robots rule or agent ${JSON.stringify(pattern)} names the admin path and is not published`,
+        message: `robots rule or agent ${JSON.stringify(pattern)} could give the admin path away and is not published`,
         line: 1,
         column: 1,
       });
@@ -121,7 +158,7 @@ export class SiteStateKeeper {
     this.#generation = snapshot.generation;
     this.#state = {
       serial: (previous?.serial ?? 0) + 1,
-      root: this.#root,
+      root: this.#cache.root,
       config,
       reserved,
       robots,
@@ -130,6 +167,8 @@ export class SiteStateKeeper {
       modifiedAt,
       lastModified,
       diagnostics: [...configDiagnostics, ...index.diagnostics],
+      unavailable:
+        this.#good === null ? `the site configuration ${this.#configName} is broken` : null,
     };
     return this.#state;
   }
@@ -138,46 +177,98 @@ export class SiteStateKeeper {
     await this.#cache.close();
   }
 
-  #reloadConfig(): void {
-    const file = join(this.#root, SITE_CONFIG_FILE);
-    this.#fileConfig = readConfigFile(file, false);
-    try {
-      this.#config = configure(this.#fileConfig.config, this.#options);
-    } catch (error) {
-      this.#config = { ...this.#config, problem: (error as Error).message };
+  /** Applies a reading of the live file, or keeps what is in force (none: fail closed). */
+  #apply(reading: ConfigReading): void {
+    let problem: string | null = null;
+    if (reading.config === null) {
+      problem = 'the file has errors';
+    } else {
+      try {
+        this.#good = configure(reading.config, this.#options);
+        this.#configProblems = reading.diagnostics;
+        return;
+      } catch (error) {
+        problem = (error as Error).message;
+      }
     }
-    // The config is part of every derived value: force a rebuild.
-    this.#generation = -1;
+    const outcome =
+      this.#good === null
+        ? 'nothing is served (503) until it is fixed'
+        : 'the previous configuration stays in force';
+    this.#configProblems = [
+      ...reading.diagnostics,
+      {
+        path: SITE_CONFIG_FILE,
+        file: this.#configName,
+        code: 'config-rejected',
+        severity: 'error',
+        message: `${problem}; ${outcome}`,
+        line: 1,
+        column: 1,
+      },
+    ];
   }
 }
 
-function configure(
-  file: Partial<SiteConfig>,
-  options: Partial<SiteConfig>,
-): { config: SiteConfig; reserved: ReservedPaths; robots: RobotsPlan; problem: null } {
+function configure(file: Partial<SiteConfig>, options: Partial<SiteConfig>): Configured {
   const config = resolveSiteConfig(file, options);
   const reserved = new ReservedPaths(config);
   const robots = planRobots(config, reserved);
   // Refuse configured rules the writer would refuse, now rather than on every request.
   formatRobots({ groups: robots.groups });
-  return { config, reserved, robots, problem: null };
+  return { config, reserved, robots };
 }
 
-function readConfigFile(
-  path: string,
-  required: boolean,
-): { config: Partial<SiteConfig>; diagnostics: readonly Diagnostic[] } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { config: {}, diagnostics: [] };
+/** A file read once: applied whole, or the handler is not made (with file and line). */
+function configureOnce(
+  file: string,
+  reading: ConfigReading,
+  options: Partial<SiteConfig>,
+): Configured {
+  const error = reading.diagnostics.find((d) => d.severity === 'error');
+  if (error?.code === 'config-unreadable') {
     throw new WaymarkError(
       'io-failed',
-      `cannot read the site configuration ${path}: ${(error as Error).message}`,
-      { cause: error },
+      `cannot read the site configuration ${file}: ${error.message}`,
     );
   }
-  return parseSiteConfig(text);
+  if (reading.config === null || error !== undefined) {
+    const where = error === undefined ? file : `${file}:${error.line}:${error.column}`;
+    throw new WaymarkError(
+      'invalid-argument',
+      `invalid site configuration ${where}: ${error?.message ?? 'it cannot be read'}`,
+    );
+  }
+  return configure(reading.config, options);
+}
+
+/** Reads a config file within its size limit; never throws. */
+function readConfigFile(path: string, name: string): ConfigReading {
+  const file = readSmallFileSync(path, MAX_SITE_CONFIG_BYTES, true);
+  const at = { path: SITE_CONFIG_FILE, file: name, line: 1, column: 1 };
+  if (!file.ok) {
+    if (file.reason === 'missing')
+      return { config: {}, diagnostics: [], stamp: null, missing: true };
+    const diagnostic: SiteDiagnostic = {
+      ...at,
+      code:
+        file.reason === 'too-large'
+          ? 'config-too-large'
+          : file.reason === 'not-a-file'
+            ? 'config-not-a-file'
+            : 'config-unreadable',
+      severity: 'error',
+      message: `the site configuration cannot be used: ${file.message}`,
+    };
+    const stamp = file.stat === null ? null : fileStamp(file.stat);
+    return { config: null, diagnostics: [diagnostic], stamp, missing: false };
+  }
+  const { config, diagnostics } = parseSiteConfig(file.text);
+  const broken = diagnostics.some((d) => d.severity === 'error');
+  return {
+    config: broken ? null : config,
+    diagnostics: diagnostics.map((d) => ({ ...at, ...d })),
+    stamp: fileStamp(file.stat),
+    missing: false,
+  };
 }
