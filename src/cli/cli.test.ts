@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCliForTest } from './test-support/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const robotsFile = join(dir, 'robots.txt');
 writeFileSync(
   robotsFile,
@@ -49,10 +50,6 @@ describe('waymark (top level)', () => {
     [['robots', 'check', robotsFile, '--agent', 'bot'], /no URLs to check/],
     [['robots', 'check', '--agent', 'bot'], /missing the robots.txt file/],
     [['robots', 'check', robotsFile, '--bogus'], /unknown option '--bogus'/],
-    [
-      ['robots', 'lint', join(dir, 'missing.txt')],
-      /^waymark: cannot read .*missing\.txt: no such file$/m,
-    ],
   ];
   for (const [args, message] of usageErrors) {
     test(`${args.join(' ')} is a usage error`, async () => {
@@ -63,9 +60,15 @@ describe('waymark (top level)', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
     });
   }
+  test('a file that cannot be read is one line, exit 3 (the job could not be done)', async () => {
+    const result = await runCliForTest(['robots', 'lint', join(dir, 'missing.txt')]);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^waymark: cannot read .*missing\.txt: no such file\n$/);
+    assert.equal(result.code, 3);
+  });
   test('--debug adds the stack trace', async () => {
     const result = await runCliForTest(['robots', 'lint', join(dir, 'missing.txt'), '--debug']);
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
     assert.match(result.stderr, /\n\s+at /);
   });
 });

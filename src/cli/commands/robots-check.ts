@@ -1,6 +1,8 @@
-import { parseRobots } from '../../robots/index.ts';
+import { parseRobots, productToken } from '../../robots/index.ts';
+import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { readInput } from '../internal/input.ts';
+import { jsonLine } from '../internal/json-line.ts';
 import { formatTable } from '../internal/table.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -12,15 +14,18 @@ Usage: ${NAME} <file|-> --agent <token> <url>... [options]
 
 Arguments:
   <file|->            the robots.txt to read; - reads standard input
-  <url>...            URLs or paths to check (percent-encoded as a browser would)
+  <url>...            http(s) URLs or paths to check (percent-encoded as a browser would)
 
 Options:
-  -a, --agent <token> the crawler's product token (Googlebot); repeat for several
+  -a, --agent <token> the crawler's product token (Googlebot); repeat for several.
+                      A longer name (Googlebot/2.1) is matched by its product token,
+                      with a note on stderr; * is any crawler without a group of its own
       --urls <file>   read URLs from a file, one a line (# starts a comment)
       --json          one JSON object a line: {url, userAgent, allowed, line, directive, pattern}
   -h, --help          show this help
 
-Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error.
+Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error,
+3 when a file cannot be read.
 `;
 
 export const robotsCheck: CliCommand = {
@@ -38,31 +43,31 @@ export const robotsCheck: CliCommand = {
     const [file, ...urlArgs] = positionals;
     if (file === undefined)
       throw usageError(NAME, 'missing the robots.txt file (or - for standard input)');
-    const agents = values.agent ?? [];
-    if (agents.length === 0) throw usageError(NAME, 'missing --agent <token>');
+    if ((values.agent ?? []).length === 0) throw usageError(NAME, 'missing --agent <token>');
+    const agents = (values.agent ?? []).map((agent) => matchedAgent(agent, io));
     const urls = [...urlArgs];
     if (values.urls !== undefined) urls.push(...urlLines(await readInput(values.urls, io)));
     if (urls.length === 0)
       throw usageError(NAME, 'no URLs to check: give them as arguments or with --urls <file>');
+    const encodedUrls = urls.map(encodeUrl);
 
     const robots = parseRobots(await readInput(file, io));
     let disallowed = 0;
     const rows: string[][] = [];
-    for (const url of urls) {
-      const encoded = encodeUrl(url);
+    for (const encoded of encodedUrls) {
       for (const agent of agents) {
         const why = robots.explain(encoded, agent);
         if (!why.allowed) disallowed++;
         if (values.json) {
           io.stdout(
-            `${JSON.stringify({
+            jsonLine({
               url: encoded,
               userAgent: agent,
               allowed: why.allowed,
               line: why.rule?.line ?? null,
               directive: why.rule?.directive ?? null,
               pattern: why.rule?.pattern ?? null,
-            })}\n`,
+            }),
           );
         } else {
           const rule =
@@ -75,7 +80,7 @@ export const robotsCheck: CliCommand = {
             String(why.rule?.line ?? '-'),
             rule,
           ];
-          rows.push(agents.length > 1 ? [agent, ...row] : row);
+          rows.push((agents.length > 1 ? [agent, ...row] : row).map(printable));
         }
       }
     }
@@ -96,11 +101,43 @@ function urlLines(bytes: Uint8Array): string[] {
 }
 
 /**
+ * The agent as the engine will match it. robots.txt groups name crawlers by product token
+ * and the engine compares tokens whole, as Google does, so `Googlebot/2.1` given as is would
+ * silently fall through to the `*` group: it is matched as `Googlebot`, and stderr says so.
+ */
+function matchedAgent(agent: string, io: CliIo): string {
+  if (agent === '*') return agent;
+  const token = productToken(agent);
+  if (token.length === 0) {
+    throw usageError(
+      NAME,
+      `--agent "${printable(agent)}" has no product token (letters, "-" and "_"), so it matches no group: name the crawler, e.g. --agent Googlebot`,
+    );
+  }
+  if (token !== agent) {
+    io.stderr(
+      `${NAME}: note: --agent "${printable(agent)}" is matched as its product token "${token}" (robots.txt groups name crawlers by that alone)\n`,
+    );
+  }
+  return token;
+}
+
+/**
  * The engine matches URLs as given, already percent-encoded; people type `café` and spaces.
- * Encode as a browser would, keeping paths as paths.
+ * Encode as a browser would, keeping paths as paths. robots.txt governs http and https
+ * only, so any other scheme (ftp:, file:, mailto:) is refused rather than matched by path.
  */
 function encodeUrl(url: string): string {
-  if (URL.canParse(url)) return new URL(url).href;
+  if (URL.canParse(url)) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw usageError(
+        NAME,
+        `"${printable(url)}" is a ${printable(parsed.protocol)} URL; robots.txt applies to http and https URLs only (give a path like /page to check the path alone)`,
+      );
+    }
+    return parsed.href;
+  }
   if (url.startsWith('/')) {
     const parsed = new URL(url, 'http://host.invalid');
     return `${parsed.pathname}${parsed.search}`;

@@ -1,6 +1,7 @@
 import { parseRobots } from '../../robots/index.ts';
 import { hasErrors } from '../../shared/diagnostic.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { diagnosticJson, diagnosticText } from '../internal/diagnostic-output.ts';
 import { displayName, readInput } from '../internal/input.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -17,8 +18,10 @@ Options:
   --json      one JSON object a line: {file, line, column, severity, code, message}
   -h, --help  show this help
 
-Prints file:line: severity: message for each problem.
-Exit status: 0 when no file has errors (warnings are fine), 1 when any has, 2 on a usage error.
+Prints file:line: severity: message for each problem. Control characters from the file
+are shown escaped (\\x1b, \\u202e), never sent to the terminal raw.
+Exit status: 0 when no file has errors (warnings are fine), 1 when any has, 2 on a usage
+error, 3 when a file cannot be read.
 `;
 
 export const robotsLint: CliCommand = {
@@ -36,11 +39,7 @@ export const robotsLint: CliCommand = {
       const robots = parseRobots(await readInput(path, io));
       const file = displayName(path);
       for (const d of robots.diagnostics) {
-        io.stdout(
-          values.json
-            ? `${JSON.stringify({ file, line: d.line, column: d.column, severity: d.severity, code: d.code, message: d.message })}\n`
-            : `${file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`,
-        );
+        io.stdout(values.json ? diagnosticJson(file, d) : diagnosticText(file, d));
       }
       errors ||= hasErrors(robots.diagnostics);
     }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { printable } from '../../shared/printable.ts';
 import {
   type SitemapEntry,
   type SitemapReport,
@@ -6,7 +7,9 @@ import {
   walkSitemaps,
 } from '../../sitemap/index.ts';
 import { oneSource, parseCommandArgs } from '../internal/args.ts';
-import { openSitemapSource } from '../internal/open-sitemap-url.ts';
+import { diagnosticText } from '../internal/diagnostic-output.ts';
+import { jsonLine } from '../internal/json-line.ts';
+import { cutReadHint, maxBytesOption, openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { SitemapStats } from '../internal/sitemap-stats.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -17,18 +20,21 @@ const HELP = `Read a sitemap (URL set, index, gzip, plain text, RSS or Atom) and
 Usage: ${NAME} <url|file|-> [options]
 
 Arguments:
-  <url|file|->          a sitemap URL, a file, or - for standard input
+  <url|file|->           a sitemap URL, a file, or - for standard input
 
 Options:
-      --json            one JSON object a line: the full entry (with "sitemap" when --recursive)
-  -r, --recursive       follow sitemap indexes (their sitemaps are fetched over HTTP)
-      --stats           print counts per kind, entries, lastmod range and problems instead
-      --user-agent <ua> User-Agent for fetches (default waymark/<version>)
-  -h, --help            show this help
+      --json             one JSON object a line: the full entry (with "sitemap" when --recursive)
+  -r, --recursive        follow sitemap indexes (their sitemaps are fetched over HTTP)
+      --stats            print counts per kind, entries, lastmod range and problems instead
+      --user-agent <ua>  User-Agent for fetches (default waymark/<version>)
+      --max-bytes <size> most bytes read from one sitemap, after gzip (default 100MiB)
+  -h, --help             show this help
 
-Problems go to stderr as source:line: severity: message.
-Exit status: 0 when read without errors, 1 when a document had errors or could not be
-fetched, 2 on a usage error.
+Problems go to stderr as source:line: severity: message. Control characters from the
+sitemap are shown escaped (\\x1b, \\u202e), never sent to the terminal raw.
+Exit status: 0 when read without errors, 1 when a document had errors, was cut at
+--max-bytes or answered with an HTTP error, 2 on a usage error, 3 when the sitemap
+cannot be read at all (no such file, no connection).
 `;
 
 export const sitemapParse: CliCommand = {
@@ -39,42 +45,50 @@ export const sitemapParse: CliCommand = {
       recursive: { type: 'boolean', short: 'r' },
       stats: { type: 'boolean' },
       'user-agent': { type: 'string' },
+      'max-bytes': { type: 'string' },
     });
     if (values.help) {
       io.stdout(HELP);
       return EXIT_OK;
     }
     const source = oneSource(NAME, positionals);
+    const maxBytes = maxBytesOption(NAME, values['max-bytes']);
     const userAgent = values['user-agent'] ?? `waymark/${io.version}`;
     const stats = values.stats ? new SitemapStats() : null;
     let failed = false;
 
     const print = (entry: SitemapEntry, sitemap: string | null) => {
       if (stats !== null) stats.entry(entry);
-      else if (values.json)
-        io.stdout(`${JSON.stringify(sitemap === null ? entry : { sitemap, ...entry })}\n`);
-      else io.stdout(`${entry.loc}\n`);
+      else if (values.json) io.stdout(jsonLine(sitemap === null ? entry : { sitemap, ...entry }));
+      else io.stdout(`${printable(entry.loc)}\n`);
     };
     const report = (name: string, diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {
-        io.stderr(`${name}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
+        io.stderr(diagnosticText(name, d));
         if (d.severity === 'error') failed = true;
       }
+      const hint = cutReadHint(NAME, name, diagnostics, maxBytes);
+      if (hint !== null) io.stderr(hint);
     };
     const onSitemap = (r: SitemapReport) => {
       stats?.document(r.kind, r.diagnostics);
       if (r.skipped !== null) {
         failed = true;
-        io.stderr(`${r.url}: error: not read: ${r.skipped}\n`);
+        io.stderr(`${printable(`${r.url}: error: not read: ${r.skipped}`)}\n`);
       }
       report(r.finalUrl ?? r.url, r.diagnostics);
     };
 
     // Read the given document first, whatever it is; an index's children are walked after.
     const children: string[] = [];
-    const { name, failedStatus, reading } = await openSitemapSource(source, io, userAgent);
+    const { name, failedStatus, reading } = await openSitemapSource(
+      source,
+      io,
+      userAgent,
+      maxBytes,
+    );
     if (failedStatus !== null) {
-      io.stderr(`${name}: error: HTTP ${failedStatus}\n`);
+      io.stderr(`${printable(name)}: error: HTTP ${failedStatus}\n`);
       return EXIT_PROBLEMS;
     }
     for await (const entry of reading) {
@@ -85,12 +99,17 @@ export const sitemapParse: CliCommand = {
     report(name, reading.diagnostics);
 
     if (children.length > 0) {
-      for await (const { sitemap, entry } of walkSitemaps(children, { userAgent, onSitemap })) {
+      // One cap for every document, as for the first; the reader cancels a download at it.
+      const caps = { maxBytes, maxDownloadBytes: Number.MAX_SAFE_INTEGER };
+      for await (const { sitemap, entry } of walkSitemaps(children, {
+        userAgent,
+        onSitemap,
+        ...caps,
+      })) {
         print(entry as SitemapUrl, sitemap);
       }
     }
-    if (stats !== null)
-      io.stdout(values.json ? `${JSON.stringify(stats.toJSON())}\n` : stats.format());
+    if (stats !== null) io.stdout(values.json ? jsonLine(stats.toJSON()) : stats.format());
     return failed ? EXIT_PROBLEMS : EXIT_OK;
   },
 };

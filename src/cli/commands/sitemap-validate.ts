@@ -1,7 +1,9 @@
 import { hasErrors } from '../../shared/diagnostic.ts';
+import { printable } from '../../shared/printable.ts';
 import { strictSitemapDiagnostics } from '../../sitemap/index.ts';
 import { oneSource, parseCommandArgs } from '../internal/args.ts';
-import { openSitemapSource } from '../internal/open-sitemap-url.ts';
+import { diagnosticJson, diagnosticText } from '../internal/diagnostic-output.ts';
+import { cutReadHint, maxBytesOption, openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
 const NAME = 'waymark sitemap validate';
@@ -10,53 +12,68 @@ const HELP = `Check a sitemap against the sitemaps.org schemas and the protocol,
 
 Usage: ${NAME} <url|file|-> [options]
 
-Checks: well-formed XML, namespaces, element names and order, required elements, loc
-(absolute http(s), at most 2,048 characters, on the sitemap's host), lastmod in W3C Datetime
-that the schema accepts, changefreq and priority values, image/video/news/hreflang
-extensions, encoding, and the 50,000-URL and 50 MiB limits. Gzip is read transparently.
+Checks: well-formed XML, namespaces, element names and order, required elements (a URL set
+or index with no entries is invalid), loc (absolute http(s), at most 2,048 characters, on
+the sitemap's host), lastmod in W3C Datetime that the schema accepts, changefreq and
+priority values, image/video/news/hreflang extensions, encoding, and the 50,000-URL and
+50 MiB limits. Gzip is read transparently.
 
 Options:
-      --json     one JSON object a line: {file, line, column, severity, code, message}
-  -h, --help     show this help
+      --json             one JSON object a line: {file, line, column, severity, code, message}
+      --max-bytes <size> most bytes read, after gzip (default 100MiB); a sitemap cut there
+                         is not valid
+  -h, --help             show this help
 
-Prints file:line:column: severity: message [code].
-Exit status: 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage error.
+Prints file:line:column: severity: message [code]. Control characters from the sitemap
+are shown escaped (\\x1b, \\u202e), never sent to the terminal raw.
+Exit status: 0 when valid (warnings allowed), 1 when there are errors (or an HTTP error),
+2 on a usage error, 3 when the sitemap cannot be read at all (no such file, no connection).
 `;
 
 export const sitemapValidate: CliCommand = {
   summary: 'check a sitemap against the schemas and the protocol',
   run: async (args: readonly string[], io: CliIo) => {
-    const { values, positionals } = parseCommandArgs(NAME, args, { json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(NAME, args, {
+      json: { type: 'boolean' },
+      'max-bytes': { type: 'string' },
+    });
     if (values.help) {
       io.stdout(HELP);
       return EXIT_OK;
     }
     const source = oneSource(NAME, positionals);
+    const maxBytes = maxBytesOption(NAME, values['max-bytes']);
     const {
       name: file,
       failedStatus,
       reading,
-    } = await openSitemapSource(source, io, `waymark/${io.version}`);
+    } = await openSitemapSource(source, io, `waymark/${io.version}`, maxBytes);
     if (failedStatus !== null) {
-      io.stderr(`${file}: error: HTTP ${failedStatus}\n`);
+      io.stderr(`${printable(file)}: error: HTTP ${failedStatus}\n`);
       return EXIT_PROBLEMS;
     }
-    let entries = 0;
-    for await (const _ of reading) entries++;
-    const diagnostics = strictSitemapDiagnostics(reading.diagnostics);
+    let entryCount = 0;
+    for await (const _ of reading) entryCount++;
+    const diagnostics = strictSitemapDiagnostics(reading.diagnostics, {
+      kind: reading.kind,
+      entryCount,
+    });
     for (const d of diagnostics) {
-      io.stdout(
-        values.json
-          ? `${JSON.stringify({ file, line: d.line, column: d.column, severity: d.severity, code: d.code, message: d.message })}\n`
-          : `${file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`,
-      );
+      io.stdout(values.json ? diagnosticJson(file, d) : diagnosticText(file, d, true));
     }
+    const hint = cutReadHint(NAME, file, diagnostics, maxBytes);
+    if (hint !== null) io.stderr(hint);
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     if (!values.json) {
       io.stderr(
-        `${file}: ${reading.kind}, ${entries} entries, ${errors === 0 ? 'valid' : `${errors} errors`}\n`,
+        `${printable(file)}: ${reading.kind}, ${count(entryCount, 'entry', 'entries')}, ${errors === 0 ? 'valid' : count(errors, 'error', 'errors')}\n`,
       );
     }
     return hasErrors(diagnostics) ? EXIT_PROBLEMS : EXIT_OK;
   },
 };
+
+/** `1 entry`, `2 entries`. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

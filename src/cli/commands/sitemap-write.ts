@@ -1,9 +1,10 @@
+import { printable } from '../../shared/printable.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { SitemapExtension, SitemapUrl } from '../../sitemap/index.ts';
 import { writeSitemaps } from '../../sitemap/node.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { displayName, openInput } from '../internal/input.ts';
-import { type CliCommand, type CliIo, EXIT_OK } from '../io.ts';
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
 const NAME = 'waymark sitemap write';
 
@@ -26,7 +27,9 @@ Options:
 A line that starts with { is a JSON entry: {"loc", "lastmod", "images": [{"loc"}], ...}.
 Blank lines and lines starting with # are skipped. Files are written atomically: on any
 error nothing under a final name changes.
-Exit status: 0 when written, 2 on a usage error or invalid input.
+Exit status: 0 when written, 1 when the input holds no URL (nothing is written: a sitemap
+lists at least one), 2 on a usage error or invalid input, 3 when the input cannot be read
+or a file cannot be written.
 `;
 
 const EXTENSIONS: readonly SitemapExtension[] = ['image', 'video', 'news', 'xhtml'];
@@ -66,7 +69,20 @@ export const sitemapWrite: CliCommand = {
     }
     const source = values.input ?? '-';
     const entries = readEntries(await openInput(source, io), displayName(source));
-    const result = await writeSitemaps(entries, {
+    // An empty <urlset> is invalid (the schema wants one <url>) and would replace a good
+    // sitemap with nothing: with no entries, nothing is created or changed.
+    const first = await entries.next();
+    if (first.done) {
+      io.stderr(
+        `${NAME}: ${printable(displayName(source))} holds no URL; nothing written (a sitemap lists at least one)\n`,
+      );
+      return EXIT_PROBLEMS;
+    }
+    const all = (async function* () {
+      yield first.value;
+      yield* entries;
+    })();
+    const result = await writeSitemaps(all, {
       dir: values.out,
       baseUrl: values.base,
       extensions: extensions as SitemapExtension[],

@@ -1,7 +1,17 @@
 import { openWithLimits } from '../../http/index.ts';
-import { parseSitemap, type ReadSitemapOptions, type SitemapReading } from '../../sitemap/index.ts';
+import { formatBytes } from '../../http/internal/format-limit.ts';
+import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { printable } from '../../shared/printable.ts';
+import {
+  DEFAULT_MAX_SITEMAP_BYTES,
+  parseSitemap,
+  type ReadSitemapOptions,
+  type SitemapReading,
+} from '../../sitemap/index.ts';
 import type { CliIo } from '../io.ts';
+import { usageError } from './args.ts';
 import { displayName, openInput } from './input.ts';
+import { parseSize } from './units.ts';
 
 /** A sitemap argument opened for reading: a fetched URL, or a file or standard input. */
 export interface OpenedSitemap {
@@ -13,26 +23,42 @@ export interface OpenedSitemap {
   readonly reading: SitemapReading;
 }
 
+const MIB = 1024 * 1024;
+
+/** The read cap `--max-bytes` asks for (`200MiB`, `1GB`, `500000`), or the default. */
+export function maxBytesOption(command: string, text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_SITEMAP_BYTES;
+  const bytes = parseSize(command, '--max-bytes', text);
+  if (bytes < 1 || !Number.isSafeInteger(bytes)) {
+    throw usageError(command, `--max-bytes takes a size from 1 byte up, not "${text}"`);
+  }
+  return bytes;
+}
+
 /**
- * Opens the `<url|file|->` argument of the sitemap commands. URLs are fetched with generous
- * caps (a sitemap may be 50 MiB) and the given User-Agent; the reader gets the final URL and
- * the Content-Type, so host checks and charsets work.
+ * Opens the `<url|file|->` argument of the sitemap commands. URLs are fetched with the given
+ * User-Agent, and the reader gets the final URL and the Content-Type, so host checks and
+ * charsets work. `maxBytes` caps what is read, counted after gzip decompression, for files
+ * and URLs alike: the reader stops there with a `size-limit` error (see {@link cutReadHint}).
+ * The download itself is not capped separately, as it can only be smaller (the reader
+ * cancels it at the cap).
  */
 export async function openSitemapSource(
   source: string,
   io: CliIo,
   userAgent: string,
+  maxBytes: number,
 ): Promise<OpenedSitemap> {
   if (!/^https?:\/\//i.test(source)) {
     return {
       name: displayName(source),
       failedStatus: null,
-      reading: parseSitemap(await openInput(source, io)),
+      reading: parseSitemap(await openInput(source, io), { maxBytes }),
     };
   }
   const response = await openWithLimits(source, {
     timeoutMs: 60_000,
-    maxBytes: 100 * 1024 * 1024,
+    maxBytes: Number.MAX_SAFE_INTEGER,
     headers: {
       'user-agent': userAgent,
       accept: 'application/xml, text/xml, text/plain;q=0.9, */*;q=0.5',
@@ -42,6 +68,7 @@ export async function openSitemapSource(
   const contentType = response.headers.get('content-type');
   const options: ReadSitemapOptions = {
     url: response.url,
+    maxBytes,
     ...(contentType ? { contentType } : {}),
   };
   return {
@@ -49,4 +76,20 @@ export async function openSitemapSource(
     failedStatus: response.status === 200 ? null : response.status,
     reading: parseSitemap(response.body, options),
   };
+}
+
+/**
+ * The line that tells how to read further when `name` was cut at the read cap, or null when
+ * it was read whole. The reader's own diagnostic names its `maxBytes` option; on the command
+ * line the flag is what helps.
+ */
+export function cutReadHint(
+  command: string,
+  name: string,
+  diagnostics: readonly Diagnostic[],
+  maxBytes: number,
+): string | null {
+  if (!diagnostics.some((d) => d.code === 'size-limit')) return null;
+  const twice = `${Math.ceil((2 * maxBytes) / MIB)}MiB`;
+  return `${command}: ${printable(name)} was read only up to the ${formatBytes(maxBytes)} cap; raise it with --max-bytes <size> (e.g. --max-bytes ${twice})\n`;
 }

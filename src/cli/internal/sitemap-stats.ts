@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { printable } from '../../shared/printable.ts';
 import type { SitemapEntry, SitemapKind, SitemapUrl } from '../../sitemap/index.ts';
 
 /** Counts for `waymark sitemap parse --stats`, kept as running totals (flat memory). */
@@ -56,7 +57,7 @@ export class SitemapStats {
     return [
       `documents   ${kinds || 'none'}`,
       `entries     ${this.#entries}`,
-      `lastmod     ${this.#withLastmod} entries${this.#oldest === null ? '' : `, ${this.#oldest} to ${this.#newest}`}`,
+      `lastmod     ${this.#withLastmod} entries${this.#oldest === null ? '' : `, ${printable(this.#oldest)} to ${printable(this.#newest ?? '')}`}`,
       `extensions  ${this.#images} images, ${this.#videos} videos, ${this.#news} news, ${this.#alternates} alternates`,
       `problems    ${error} errors, ${warning} warnings, ${info} notes`,
       '',
