@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -20,7 +20,10 @@ describe('waymark crawl', () => {
   before(async () => {
     site = await startFixtureSite();
   });
-  after(() => site.close());
+  after(async () => {
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('--out writes the sitemap atomically and prints a summary', async () => {
     const out = join(dir, 'sitemap.xml');
@@ -105,6 +108,22 @@ describe('waymark crawl', () => {
   });
 });
 
+/** A CliIo whose stderr writes are collected in `written` (progress writes nowhere else). */
+function stderrInto(written: string[], stderrIsTTY: boolean): CliIo {
+  return {
+    stdout: () => assert.fail('progress writes to stderr only'),
+    stderr: (text) => {
+      written.push(text);
+    },
+    readStdin: async () => new Uint8Array(),
+    readFile: async () => new Uint8Array(),
+    openFile: () => assert.fail('not used'),
+    env: {},
+    stderrIsTTY,
+    version: '0.0.0-test',
+  };
+}
+
 describe('crawl progress', () => {
   const T0 = 1_700_000_000_000;
   const SUMMARY: CrawlSummary = {
@@ -116,6 +135,8 @@ describe('crawl progress', () => {
     durationMs: 6000,
     rate: 0.7,
     stoppedBy: null,
+    truncated: null,
+    unreachable: null,
     sitemapComparison: null,
     feeds: [],
   };
@@ -174,25 +195,31 @@ describe('crawl progress', () => {
     test(`${mode}: the status line follows the clock`, () => {
       const written: string[] = [];
       let now = T0;
-      const io: CliIo = {
-        stdout: () => assert.fail('progress writes to stderr only'),
-        stderr: (text) => {
-          written.push(text);
-        },
-        readStdin: async () => new Uint8Array(),
-        readFile: async () => new Uint8Array(),
-        openFile: () => assert.fail('not used'),
-        env: {},
-        stderrIsTTY: mode === 'tty',
-        version: '0.0.0-test',
-      };
-      const progress = new CrawlProgress(io, mode, false, { now: () => now });
+      const progress = new CrawlProgress(stderrInto(written, mode === 'tty'), mode, false, {
+        now: () => now,
+      });
       for (const [at, event] of EVENTS) {
         now = T0 + at;
         progress.event(event);
       }
       progress.summary(SUMMARY, 'out.xml');
       assert.deepEqual(written, writes);
+    });
+  }
+
+  // What a site puts in a message reaches the terminal escaped: no ESC, C1 CSI or bidi control.
+  const HOSTILE = 'bad\x1b[2J\u009b31m\u202eevil';
+  for (const [mode, expected] of [
+    ['log', 'warning: bad\\x1b[2J\\x9b31m\\u202eevil\n'],
+    ['json', '{"type":"warning","message":"bad\\u001b[2J\\u009b31m\\u202eevil"}\n'],
+  ] as const) {
+    test(`${mode}: control characters from the site are escaped`, () => {
+      const written: string[] = [];
+      const progress = new CrawlProgress(stderrInto(written, false), mode, false, {
+        now: () => T0,
+      });
+      progress.event({ type: 'warning', message: HOSTILE });
+      assert.equal(written[0], expected);
     });
   }
 });
@@ -240,7 +267,7 @@ describe('waymark crawl --serve', () => {
     assert.equal(both.code, 2);
     assert.match(both.stderr, /--serve crawls the served root: give no URL with it/);
     const missing = await runCliForTest(['crawl', '--serve', join(tmpdir(), 'no-such-root-here')]);
-    assert.equal(missing.code, 2);
+    assert.equal(missing.code, 3);
     assert.match(missing.stderr, /no-such-root-here/);
   });
 });

@@ -102,25 +102,39 @@ describe('crawl against the fixture site on 127.0.0.1', () => {
     }
   });
 
-  test('an unreachable robots.txt (500) means nothing is crawled', async () => {
-    const local = await startFixtureSite({ robotsStatus: 500 });
-    try {
-      const pages: SitemapUrl[] = [];
-      const summary = await crawl({
-        start: local.url('/'),
-        rate: 0,
-        write: (e) => void pages.push(...e),
-      });
-      assert.deepEqual(pages, []);
-      assert.equal(summary.skipped['robots-disallowed'], 1);
-      assert.deepEqual(
-        local.server.requests.map((r) => r.path),
-        ['/robots.txt'],
-      );
-    } finally {
-      await local.close();
-    }
-  });
+  // RFC 9309 2.3.1.3-4: a robots.txt that answers 5xx or 429 means crawl nothing; the
+  // summary says why, and the old sitemap is not replaced (write is never called).
+  for (const status of [500, 503, 429]) {
+    test(`robots.txt answering ${status} means nothing is crawled or written, and says so`, async () => {
+      const local = await startFixtureSite({ robotsStatus: status });
+      try {
+        let writes = 0;
+        const summary = await crawl({
+          start: local.url('/'),
+          rate: 0,
+          // Not even a sitemap given by hand is read from an origin closed this way.
+          extraSitemaps: [local.url('/sitemap_index.xml')],
+          write: () => void writes++,
+        });
+        assert.equal(writes, 0);
+        assert.equal(summary.listed, 0);
+        assert.deepEqual(summary.skipped, { 'robots-unreachable': 1 });
+        assert.deepEqual(summary.unreachable, {
+          origin: local.server.origin,
+          cause: 'robots-txt',
+          status,
+          detail: null,
+          message: `robots.txt answered ${status}: RFC 9309 says crawl nothing (${local.server.origin}/robots.txt)`,
+        });
+        assert.deepEqual(
+          local.server.requests.map((r) => r.path),
+          ['/robots.txt'],
+        );
+      } finally {
+        await local.close();
+      }
+    });
+  }
 });
 
 test('small bodies the crawl does not need are read, so the connection is kept', async () => {
@@ -154,6 +168,37 @@ test('small bodies the crawl does not need are read, so the connection is kept',
     assert.equal(server.requests.length, 6);
     // robots.txt and the first page may overlap; after that, no connection is opened again.
     assert.ok(sockets.size <= 2, `${sockets.size} connections for 6 requests one at a time`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a URL longer than 8 KiB is left out with its reason, never requested', async () => {
+  const long = `/${'a'.repeat(9000)}`;
+  const server = await startTestServer({
+    '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },
+    '/': {
+      headers: { 'content-type': 'text/html' },
+      body: `<a href="${long}">long</a><a href="/short">short</a>`,
+    },
+    '/short': { headers: { 'content-type': 'text/html' }, body: 'short' },
+  });
+  try {
+    const events: CrawlEvent[] = [];
+    const run = crawl({ start: server.url('/'), rate: 0 });
+    for await (const event of run) events.push(event);
+    const summary = await run;
+    assert.equal(summary.listed, 2);
+    assert.deepEqual(summary.skipped, { 'url-too-long': 1 });
+    const skip = events.find((e) => e.type === 'skipped');
+    assert.equal(
+      skip?.type === 'skipped' && skip.detail,
+      `${server.url(long).length} characters, more than 8192`,
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/robots.txt', '/', '/short'],
+    );
   } finally {
     await server.close();
   }

@@ -1,15 +1,25 @@
 import type { SitemapUrl } from '../sitemap/index.ts';
 import type { CrawlResult } from './frontier.ts';
-import { Crawler } from './internal/crawler.ts';
+import { CRAWL_DEFAULTS } from './internal/crawl-defaults.ts';
+import { Crawler, type CrawlRunFacts, wasRequested } from './internal/crawler.ts';
 import { EventChannel } from './internal/event-channel.ts';
-import type { CrawlEvent, CrawlOptions, CrawlSummary } from './types.ts';
+import type {
+  CrawlEvent,
+  CrawlOptions,
+  CrawlSummary,
+  CrawlTruncation,
+  SitemapComparison,
+  SiteUnreachable,
+  SkipReason,
+} from './types.ts';
 
 export interface CrawlRunOptions extends CrawlOptions {
   /**
    * Receives the pages that belong in the sitemap, ordered by URL, once the crawl is over
-   * (streamed from the crawl state, so memory does not grow with the site).
+   * (streamed from the crawl state, so memory does not grow with the site). Not called
+   * when no page is listed or the crawl was aborted: there is then no sitemap to write.
    */
-  readonly write?: (pages: Iterable<SitemapUrl>) => Promise<void> | void;
+  readonly write?: (pages: Iterable<SitemapUrl>) => unknown;
 }
 
 /** A crawl: iterate it for events as they happen, await it for the summary. */
@@ -68,12 +78,38 @@ async function run(
   emit: (event: CrawlEvent) => Promise<void>,
 ): Promise<CrawlSummary> {
   const crawler = new Crawler(options, emit);
-  const crawled = await crawler.run();
+  const facts = await crawler.run();
   const state = crawler.state;
   try {
-    const feeds = options.feeds ? await crawler.confirmFeeds() : [];
-    const summary = { ...crawled, ...tally(state.results(), crawled.sitemapUrls > 0), feeds };
-    if (options.write) await options.write(listedPages(state.results()));
+    const totals = tally(state.results(), facts.start);
+    const unreachable = siteUnreachable(options, facts, totals);
+    const feeds = options.feeds && unreachable === null ? await crawler.confirmFeeds() : [];
+    const maxPages = options.maxPages ?? CRAWL_DEFAULTS.maxPages;
+    const maxDepth = options.maxDepth ?? CRAWL_DEFAULTS.maxDepth;
+    const truncated: CrawlTruncation = {
+      maxPages:
+        facts.stoppedBy === 'max-pages' ? { limit: maxPages, queued: facts.queuedAtStop } : null,
+      maxDepth: facts.depthCut > 0 ? { limit: maxDepth, links: facts.depthCut } : null,
+    };
+    const summary: CrawlSummary = {
+      fetched: totals.fetched,
+      listed: totals.listed,
+      skipped: totals.skipped,
+      errors: totals.errors + facts.internalErrors,
+      sitemapUrls: facts.sitemapUrls,
+      durationMs: facts.durationMs,
+      rate: (totals.fetched * 1000) / facts.durationMs,
+      stoppedBy: facts.stoppedBy,
+      truncated: truncated.maxPages === null && truncated.maxDepth === null ? null : truncated,
+      unreachable,
+      sitemapComparison: facts.sitemapUrls > 0 ? totals.comparison : null,
+      feeds,
+    };
+    // Nothing listed, or stopped part-way: there is no sitemap to write, and the user's
+    // old one must stay. (An aborted crawl resumes from its state.)
+    if (options.write && summary.listed > 0 && summary.stoppedBy !== 'aborted') {
+      await options.write(listedPages(state.results()));
+    }
     await emit({ type: 'done', summary });
     return summary;
   } finally {
@@ -83,15 +119,27 @@ async function run(
 
 const SAMPLE = 1000;
 
+interface Totals {
+  readonly fetched: number;
+  readonly listed: number;
+  readonly errors: number;
+  readonly skipped: Partial<Record<SkipReason, number>>;
+  readonly comparison: SitemapComparison;
+  /** The start page's result, when it has one. */
+  readonly startResult: CrawlResult | null;
+}
+
 /**
- * Counts from the whole crawl state, so a resumed crawl reports all of it: pages listed, and
- * the comparison with the site's sitemaps.
+ * Counts from the whole crawl state, so a resumed crawl reports all of it, as the same
+ * crawl without interruption would: pages requested, listed, left out by reason, failed,
+ * and the comparison with the site's sitemaps.
  */
-function tally(
-  results: Iterable<CrawlResult>,
-  siteHasSitemap: boolean,
-): Pick<CrawlSummary, 'listed' | 'sitemapComparison'> {
+function tally(results: Iterable<CrawlResult>, start: string): Totals {
+  let fetched = 0;
   let listed = 0;
+  let errors = 0;
+  let startResult: CrawlResult | null = null;
+  const skipped: Partial<Record<SkipReason, number>> = {};
   const comparison = {
     orphans: 0,
     missing: 0,
@@ -99,6 +147,13 @@ function tally(
     missingUrls: [] as string[],
   };
   for (const result of results) {
+    if (result.url === start) startResult = result;
+    if (wasRequested(result)) fetched++;
+    if (result.outcome === 'error') errors++;
+    if (result.outcome === 'skipped' && result.reason !== null) {
+      const reason = result.reason as SkipReason;
+      skipped[reason] = (skipped[reason] ?? 0) + 1;
+    }
     if (result.outcome !== 'listed') continue;
     listed++;
     if (result.inSitemap && !result.linked) {
@@ -109,7 +164,53 @@ function tally(
       if (comparison.missingUrls.length < SAMPLE) comparison.missingUrls.push(result.url);
     }
   }
-  return { listed, sitemapComparison: siteHasSitemap ? comparison : null };
+  return { fetched, listed, errors, skipped, comparison, startResult };
+}
+
+/**
+ * Why the site could not be crawled: its robots.txt could not be had and RFC 9309 says to
+ * crawl nothing, or (nothing listed) the start page itself failed.
+ */
+function siteUnreachable(
+  options: CrawlOptions,
+  facts: CrawlRunFacts,
+  totals: Totals,
+): SiteUnreachable | null {
+  const origin = new URL(facts.start).origin;
+  const robots = facts.robotsUnreachable;
+  const obeyed = options.respectRobots !== false && options.robotsError !== 'allow';
+  if (robots !== null && obeyed) {
+    const where = `${origin}/robots.txt`;
+    if (robots.status === 'network-error') {
+      const detail = robots.detail ?? 'network error';
+      return {
+        origin,
+        cause: 'robots-txt',
+        status: null,
+        detail,
+        message: `site unreachable: ${detail} (${where}); RFC 9309 says crawl nothing`,
+      };
+    }
+    return {
+      origin,
+      cause: 'robots-txt',
+      status: robots.status,
+      detail: null,
+      message: `robots.txt answered ${robots.status}: RFC 9309 says crawl nothing (${where})`,
+    };
+  }
+  const start = totals.startResult;
+  if (totals.listed === 0 && start !== null && start.outcome === 'error') {
+    const detail = start.reason ?? 'network error';
+    return {
+      origin,
+      cause: 'start-page',
+      status: null,
+      detail,
+      message: `site unreachable: ${detail} (${facts.start})`,
+    };
+  }
+  return null;
 }
 
 function* listedPages(

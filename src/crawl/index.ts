@@ -31,6 +31,8 @@ export type {
   CrawlEvent,
   CrawlOptions,
   CrawlSummary,
+  CrawlTruncation,
   SitemapComparison,
+  SiteUnreachable,
   SkipReason,
 } from './types.ts';

@@ -90,9 +90,13 @@ export function openSqliteCrawlState(
     return new SqliteCrawlState(db, file, tempDir, resumed, options);
   } catch (error) {
     db?.close();
-    if (tempDir !== null) rmSync(tempDir, { recursive: true, force: true });
+    if (tempDir !== null) removeTempDir(tempDir);
     throw openError(error, file);
   }
+}
+
+function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }
 
 /**
@@ -142,6 +146,9 @@ export class SqliteCrawlState implements CrawlState {
     this.#normalize = options.normalizeUrl ?? defaultNormalizeUrl;
     this.#now = options.now ?? Date.now;
     this.#s = new Statements(db);
+    // A temporary state goes with the process too, when it ends without closing the state
+    // (process.exit after a second Ctrl-C, say); only SIGKILL can leave it behind.
+    if (tempDir !== null) process.on('exit', this.#removeOnExit);
     // Whatever was in flight when the last process stopped was interrupted.
     if (resumed) this.#s.requeueInFlight.run();
     this.#counts = { queued: 0, inFlight: 0, done: 0, seen: 0 };
@@ -326,8 +333,15 @@ export class SqliteCrawlState implements CrawlState {
     if (this.#closed) return;
     this.#closed = true;
     this.#db.close();
-    if (this.#tempDir !== null) rmSync(this.#tempDir, { recursive: true, force: true });
+    if (this.#tempDir !== null) {
+      process.off('exit', this.#removeOnExit);
+      removeTempDir(this.#tempDir);
+    }
   }
+
+  readonly #removeOnExit = (): void => {
+    if (this.#tempDir !== null) removeTempDir(this.#tempDir);
+  };
 
   /** The values of an insert row, checked and with the URL normalised. */
   #row(item: FrontierItem): InsertValues {

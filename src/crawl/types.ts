@@ -4,6 +4,10 @@ import type { CrawlState } from './frontier.ts';
 /** Why a URL the crawl met is not in the sitemap. */
 export type SkipReason =
   | 'robots-disallowed'
+  /** robots.txt answered 5xx or 429, or could not be fetched: RFC 9309 says crawl nothing. */
+  | 'robots-unreachable'
+  /** Longer than `CRAWL_DEFAULTS.maxUrlLength` (8 KiB): not fetched. */
+  | 'url-too-long'
   | 'excluded'
   | 'non-html'
   | 'redirect'
@@ -14,8 +18,7 @@ export type SkipReason =
   | 'server-error'
   | 'noindex-meta'
   | 'noindex-header'
-  | 'canonical-elsewhere'
-  | 'fetch-failed';
+  | 'canonical-elsewhere';
 
 export interface CrawlOptions {
   /** Where the crawl starts; its origin (scheme, host, port) is the only one followed. */
@@ -81,6 +84,8 @@ export type CrawlEvent =
       readonly status: number | 'network-error';
       readonly source: string;
       readonly crawlDelay: number | null;
+      /** For a network error, why (`ECONNREFUSED`, `timeout`, ...); otherwise null. */
+      readonly detail: string | null;
     }
   | {
       readonly type: 'fetched';
@@ -113,8 +118,23 @@ export interface CrawlSummary {
   readonly durationMs: number;
   /** Pages fetched per second over the whole crawl. */
   readonly rate: number;
-  /** Stopped early: max pages reached, or aborted. */
+  /**
+   * Stopped early: max pages reached with URLs still queued, or aborted (`signal`). An
+   * aborted crawl writes nothing: resume it from its state.
+   */
   readonly stoppedBy: 'max-pages' | 'aborted' | null;
+  /**
+   * Limits that cut the crawl short, when any did: `maxPages` with the URLs still queued,
+   * `maxDepth` with the on-site links not followed because they lead deeper. Null when
+   * the crawl reached everything it found.
+   */
+  readonly truncated: CrawlTruncation | null;
+  /**
+   * Why the site could not be crawled, when it could not (nothing is then listed or
+   * written): its robots.txt answered 5xx or 429 or could not be fetched (RFC 9309 says
+   * crawl nothing), or the start page could not be fetched.
+   */
+  readonly unreachable: SiteUnreachable | null;
   /**
    * The crawl against the site's own sitemaps, when it has any: listed pages the sitemaps
    * name but no link reaches (orphans), and listed pages the links reach but the sitemaps
@@ -123,6 +143,27 @@ export interface CrawlSummary {
   readonly sitemapComparison: SitemapComparison | null;
   /** RSS and Atom feeds on the site, confirmed by reading them (with `feeds: true`), sorted. */
   readonly feeds: readonly string[];
+}
+
+export interface CrawlTruncation {
+  readonly maxPages: { readonly limit: number; readonly queued: number } | null;
+  readonly maxDepth: { readonly limit: number; readonly links: number } | null;
+}
+
+export interface SiteUnreachable {
+  /** The start URL's origin. */
+  readonly origin: string;
+  /** What failed: the origin's robots.txt, or the start page itself. */
+  readonly cause: 'robots-txt' | 'start-page';
+  /** The HTTP status that decided (robots.txt 5xx or 429), or null for a network failure. */
+  readonly status: number | null;
+  /** The network failure (`ECONNREFUSED`, `ENOTFOUND`, `timeout`, ...), or null. */
+  readonly detail: string | null;
+  /**
+   * One line for people: `site unreachable: ECONNREFUSED (http://…/robots.txt)` or
+   * `robots.txt answered 503: RFC 9309 says crawl nothing (http://…/robots.txt)`.
+   */
+  readonly message: string;
 }
 
 export interface SitemapComparison {

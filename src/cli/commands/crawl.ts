@@ -1,14 +1,22 @@
 import { CRAWL_DEFAULTS, type CrawlRunOptions, crawl } from '../../crawl/index.ts';
-import { WaymarkError } from '../../shared/waymark-error.ts';
+import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
+import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
+import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
 import { type SiteServer, startSiteServer } from '../../site/index.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
 import { UrlsetWriter } from '../../sitemap/index.ts';
 import { writeSitemaps } from '../../sitemap/node.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { writeFileAtomically } from '../internal/atomic-file.ts';
 import { CrawlProgress } from '../internal/crawl-progress.ts';
 import { parseCount, parseDuration, parseSize } from '../internal/units.ts';
-import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
+import {
+  type CliCommand,
+  type CliIo,
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+} from '../io.ts';
 
 const NAME = 'waymark crawl';
 
@@ -56,7 +64,11 @@ State and logging:
       --quiet | --verbose | --json-log
   -h, --help                  show this help
 
-Exit status: 0 when a sitemap was written, 1 when the crawl listed no page, 2 on a usage error.
+Nothing is written when the crawl lists no page or is interrupted: the old file stays.
+Exit status: 0 a sitemap was written; 1 the crawl listed no page; 2 usage error (found
+before any request, output places included); 3 the site could not be reached (robots.txt
+5xx/429 or unreachable, or the start page failed) or a file could not be written;
+130 interrupted (with --state, the message says how to resume).
 `;
 
 export const crawlCommand: CliCommand = {
@@ -123,6 +135,12 @@ export const crawlCommand: CliCommand = {
       throw usageError(NAME, `--robots-error is allow or disallow, not "${robotsError}"`);
     if (values.resume && values.state === undefined)
       throw usageError(NAME, '--resume needs --state <file>');
+    // Where the results go is checked before the first request: a crawl of an hour must
+    // not end in "cannot write".
+    await checkOutput('--out', values.out, checkWritableFile);
+    await checkOutput('--out-dir', values['out-dir'], checkWritableFolder);
+    await checkOutput('--feeds', values.feeds, checkWritableFile);
+    await checkOutput('--state', values.state, checkWritableFile);
 
     // The choice-like options are checked above, before a --serve root is opened; numbers and
     // sizes are read below, and a bad one stops the served root again through `finally`.
@@ -184,6 +202,7 @@ export const crawlCommand: CliCommand = {
         ...(values.feeds ? { feeds: true } : {}),
         statePath: values.state ?? null,
         ...(values.resume ? { resume: true } : {}),
+        ...(io.interrupts ? { signal: io.interrupts() } : {}),
         write: async (pages) => {
           if (values['out-dir'] !== undefined) {
             const result = await writeSitemaps(pages, {
@@ -213,19 +232,61 @@ export const crawlCommand: CliCommand = {
       const run = crawl(options);
       for await (const event of run) progress.event(event);
       const summary = await run;
-      if (values.feeds !== undefined) {
+      let feedsWritten = false;
+      const complete = summary.listed > 0 && summary.stoppedBy !== 'aborted';
+      if (values.feeds !== undefined && summary.feeds.length > 0 && complete) {
         await writeFileAtomically(
           values.feeds,
           summary.feeds.map((feed) => `${feed}\n`),
         );
+        feedsWritten = true;
       }
-      progress.summary(summary, written);
+      // What was asked for and not written stays as it was: say so.
+      const kept = [
+        ...(written === null ? [values.out, values['out-dir']] : []),
+        ...(feedsWritten ? [] : [values.feeds]),
+      ].filter((path) => path !== undefined);
+      progress.summary(summary, written, kept);
+      if (summary.stoppedBy === 'aborted') {
+        progress.notice(resumeHint(args, values.state));
+        return EXIT_INTERRUPTED;
+      }
+      if (summary.unreachable !== null) return EXIT_FAILURE;
       return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
     } finally {
       await served?.close();
     }
   },
 };
+
+/** Runs an output place's check, as a usage error naming the option. */
+async function checkOutput(
+  option: string,
+  path: string | undefined,
+  check: (path: string) => Promise<void>,
+): Promise<void> {
+  if (path === undefined) return;
+  try {
+    await check(path);
+  } catch (error) {
+    if (!isWaymarkError(error)) throw error;
+    throw usageError(NAME, `${option}: ${error.message}`);
+  }
+}
+
+/** What to type to go on after an interruption; without a state there is nothing to resume. */
+function resumeHint(args: readonly string[], state: string | undefined): string {
+  if (state === undefined) {
+    return 'interrupted: the crawl is lost (give --state <file> to make a crawl resumable)';
+  }
+  const again = ['waymark', 'crawl', ...args.filter((arg) => arg !== '--resume'), '--resume'];
+  return `interrupted: the crawl is kept in ${state}; to go on:\n  ${again.map(shellWord).join(' ')}`;
+}
+
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 /** The listed pages in the chosen format; one XML file holds at most the protocol's limits. */
 function* render(

@@ -1,5 +1,7 @@
 import type { CrawlEvent, CrawlSummary } from '../../crawl/index.ts';
+import { printable } from '../../shared/printable.ts';
 import type { CliIo } from '../io.ts';
+import { jsonLine } from './json-line.ts';
 
 export type ProgressMode = 'tty' | 'log' | 'json' | 'quiet';
 
@@ -49,14 +51,14 @@ export class CrawlProgress {
     }
     if (this.#mode === 'quiet') return;
     if (this.#mode === 'json') {
-      if (event.type !== 'done') this.#io.stderr(`${JSON.stringify(event)}\n`);
+      if (event.type !== 'done') this.#io.stderr(jsonLine(event));
       return;
     }
     if (event.type === 'warning') this.#line(`warning: ${event.message}`);
     else if (event.type === 'error') this.#line(`error: ${event.url}: ${event.message}`);
     else if (event.type === 'robots') {
       this.#line(
-        `robots.txt ${event.origin}: ${event.status} (${event.source})${event.crawlDelay === null ? '' : `, crawl-delay ${event.crawlDelay}s`}`,
+        `robots.txt ${event.origin}: ${event.status}${event.detail === null ? '' : ` ${event.detail}`} (${event.source})${event.crawlDelay === null ? '' : `, crawl-delay ${event.crawlDelay}s`}`,
       );
     } else if (this.#verbose && event.type === 'fetched') this.#line(`listed ${event.url}`);
     else if (this.#verbose && event.type === 'skipped')
@@ -77,19 +79,33 @@ export class CrawlProgress {
     else this.#io.stderr(`${status}\n`);
   }
 
+  /** A line of text that may quote the site (URLs, messages): shown safe for the terminal. */
   #line(text: string): void {
-    this.#io.stderr(this.#mode === 'tty' ? `\r\x1b[K${text}\n` : `${text}\n`);
+    const safe = text.split('\n').map(printable).join('\n');
+    this.#io.stderr(this.#mode === 'tty' ? `\r\x1b[K${safe}\n` : `${safe}\n`);
   }
 
-  summary(summary: CrawlSummary, written: string | null): void {
-    if (this.#mode === 'quiet') return;
+  /**
+   * The crawl's summary. What the user must know even with --quiet is always written: why
+   * the site could not be crawled, limits that cut the crawl short, files left as they were.
+   */
+  summary(summary: CrawlSummary, written: string | null, kept: readonly string[] = []): void {
     if (this.#mode === 'json') {
-      this.#io.stderr(`${JSON.stringify({ type: 'done', summary, written })}\n`);
+      this.#io.stderr(jsonLine({ type: 'done', summary, written, kept }));
+      return;
+    }
+    const alerts = [
+      ...(summary.unreachable === null ? [] : [summary.unreachable.message]),
+      ...truncation(summary),
+      ...kept.map((path) => `nothing written: ${path} is left as it was`),
+    ];
+    if (this.#mode === 'quiet') {
+      if (alerts.length > 0) this.#io.stderr(`${alerts.map(printable).join('\n')}\n`);
       return;
     }
     if (this.#mode === 'tty') this.#io.stderr('\r\x1b[K');
     const reasons = Object.entries(summary.skipped)
-      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]))
       .map(([reason, n]) => `  ${String(n).padStart(6)}  ${reason}`);
     const lines = [
       `${summary.fetched} pages fetched in ${(summary.durationMs / 1000).toFixed(1)} s (${summary.rate.toFixed(1)} pages/s)`,
@@ -101,10 +117,37 @@ export class CrawlProgress {
         : []),
       ...(summary.feeds.length > 0 ? [`${summary.feeds.length} feeds found`] : []),
       ...comparison(summary),
-      ...(summary.stoppedBy === null ? [] : [`stopped early: ${summary.stoppedBy}`]),
+      ...alerts,
     ];
-    this.#io.stderr(`${lines.join('\n')}\n`);
+    // URLs and messages come from the crawled site: shown safe for the terminal.
+    this.#io.stderr(`${lines.map(printable).join('\n')}\n`);
   }
+
+  /** A message that must reach the user in every mode (a JSON line with --json-log). */
+  notice(message: string): void {
+    if (this.#mode === 'json') {
+      this.#io.stderr(jsonLine({ type: 'notice', message }));
+      return;
+    }
+    this.#line(message);
+  }
+}
+
+/** What cut the crawl short, with the flag that lifts the limit. */
+function truncation(summary: CrawlSummary): string[] {
+  const t = summary.truncated;
+  const lines: string[] = [];
+  if (t?.maxPages) {
+    lines.push(
+      `stopped at --max-pages ${t.maxPages.limit}: ${t.maxPages.queued} URLs found were not fetched (raise --max-pages to crawl them)`,
+    );
+  }
+  if (t?.maxDepth) {
+    lines.push(
+      `${t.maxDepth.links} links lead deeper than --max-depth ${t.maxDepth.limit} and were not followed (raise --max-depth to follow them)`,
+    );
+  }
+  return lines;
 }
 
 /** Orphans and pages missing from the site's sitemap, with a few examples of each. */

@@ -1,3 +1,5 @@
+import { MAX_REQUEST_URL_LENGTH } from '../../url/index.ts';
+
 /**
  * The crawl's limits when an option is left out.
  *
@@ -16,4 +18,6 @@ export const CRAWL_DEFAULTS = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxRedirects: 10,
   maxRetries: 2,
+  /** URLs longer than this are left out (`url-too-long`), never requested. */
+  maxUrlLength: MAX_REQUEST_URL_LENGTH,
 } as const;

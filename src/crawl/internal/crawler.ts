@@ -4,7 +4,7 @@ import { WaymarkError } from '../../shared/waymark-error.ts';
 import { normalizeUrl, originOf as originOrNull, pathFilter, sameSite } from '../../url/index.ts';
 import type { CrawlResultFields, CrawlState, FrontierItem, TakenItem } from '../frontier.ts';
 import { openSqliteCrawlState } from '../sqlite-crawl-state.ts';
-import type { CrawlEvent, CrawlOptions, CrawlSummary, SkipReason } from '../types.ts';
+import type { CrawlEvent, CrawlOptions, CrawlSummary } from '../types.ts';
 import { CRAWL_DEFAULTS } from './crawl-defaults.ts';
 import { confirmFeeds } from './feeds.ts';
 import { HostSchedule } from './host-schedule.ts';
@@ -16,10 +16,38 @@ import {
   PRIORITY_LINK,
   skipped,
 } from './page-outcomes.ts';
-import { RobotsGate } from './robots-gate.ts';
+import { RobotsGate, type RobotsUnreachable } from './robots-gate.ts';
 import { seedFromSitemaps } from './sitemap-seed.ts';
 
 type Emit = (event: CrawlEvent) => Promise<void>;
+
+/**
+ * What the crawl keeps in its state besides the URLs (`CrawlState.meta`), so that a resumed
+ * crawl knows what the interrupted one did: the start URL it was for, whether the site's
+ * sitemaps were read to the end and how many URLs they named, and how many links
+ * `maxDepth` left unfollowed.
+ */
+const META = {
+  start: 'start',
+  seeded: 'sitemaps-read',
+  sitemapUrls: 'sitemap-urls',
+  depthCut: 'depth-cut',
+} as const;
+
+/** What the crawl itself knows at its end, beside the results in its state. */
+export interface CrawlRunFacts {
+  readonly start: string;
+  readonly durationMs: number;
+  readonly stoppedBy: CrawlSummary['stoppedBy'];
+  /** URLs still queued when `maxPages` stopped the crawl. */
+  readonly queuedAtStop: number;
+  readonly depthCut: number;
+  readonly sitemapUrls: number;
+  /** Failures outside any URL's result (a bug, a state that could not be written). */
+  readonly internalErrors: number;
+  /** How the start origin's robots.txt failed, when it did. */
+  readonly robotsUnreachable: RobotsUnreachable | null;
+}
 
 /** A result waiting for the next commit (see `#commit`). */
 interface PendingResult {
@@ -52,11 +80,13 @@ export class Crawler {
   #seeding: Promise<void> | null = null;
   /** The site's sitemaps have been read (or there were none): no more URLs will come from them. */
   #seedingDone = false;
+  /** Pages requested, against `maxPages` (a resumed crawl starts from what its state holds). */
   #fetched = 0;
-  #listed = 0;
-  #errors = 0;
+  #internalErrors = 0;
   #sitemapUrls = 0;
-  readonly #skipped: Partial<Record<SkipReason, number>> = {};
+  #depthCut = 0;
+  /** `#depthCut` as last written to the state. */
+  #depthCutSaved = 0;
   #stoppedBy: CrawlSummary['stoppedBy'] = null;
   #wake: (() => void) | null = null;
 
@@ -86,7 +116,15 @@ export class Crawler {
       emit,
       track: (task) => this.#track(task),
       onRobots: (origin, robots) => {
-        if (origin === this.#origin && this.#seeding === null) this.#seeding = this.#seed(robots);
+        if (origin !== this.#origin || this.#seeding !== null || this.#seedingDone) return;
+        // RFC 9309: an unreachable robots.txt closes the origin, its sitemaps too (also the
+        // ones given with --sitemap); a resume tries again.
+        if (robots.source === 'unreachable' && options.respectRobots !== false) {
+          this.#seedingDone = true;
+          this.#wake?.();
+          return;
+        }
+        this.#seeding = this.#seed(robots).then(() => this.#seeded());
       },
     });
     const filter = pathFilter({
@@ -119,7 +157,7 @@ export class Crawler {
     return sameSite(url, this.#origin, { canonicalHost: this.#options.canonicalHost === true });
   }
 
-  async run(): Promise<CrawlSummary> {
+  async run(): Promise<CrawlRunFacts> {
     const began = this.#now();
     const start = this.#normalize(this.#options.start);
     if (start === null) {
@@ -149,9 +187,14 @@ export class Crawler {
       openSqliteCrawlState(this.#options.statePath ?? null, {
         resume: this.#options.resume === true,
       });
-    // A resumed crawl counts what the interrupted run already did against its limits.
-    if (this.#state.resumed) this.#fetched = this.#state.counts().done;
     try {
+      this.#restore(this.#state);
+      if (!this.#decision.passes(start)) {
+        await this.#emit({
+          type: 'warning',
+          message: `the start URL ${start} does not pass --include/--exclude: it is fetched for its links but not listed`,
+        });
+      }
       this.#state.add({
         url: start,
         origin: this.#origin,
@@ -160,15 +203,61 @@ export class Crawler {
         via: null,
         kind: 'page',
       });
+      // The start origin's robots.txt at once: its sitemaps are read even when the queue
+      // holds nothing of that origin (a resumed crawl whose pages are all done).
+      if (!this.#seedingDone) this.#robots.originReady(this.#origin);
       await this.#loop();
       await Promise.all(this.#inFlight);
       await this.#seeding;
       this.#commit(() => {});
-      return this.#summary(began);
+      const queued = this.#state.counts().queued;
+      const maxPages = this.#options.maxPages ?? CRAWL_DEFAULTS.maxPages;
+      if (this.#stoppedBy === null && this.#fetched >= maxPages && queued > 0) {
+        this.#stoppedBy = 'max-pages';
+      }
+      return {
+        start,
+        durationMs: Math.max(1, this.#now() - began),
+        stoppedBy: this.#stoppedBy,
+        queuedAtStop: this.#stoppedBy === 'max-pages' ? queued : 0,
+        depthCut: this.#depthCut,
+        sitemapUrls: this.#sitemapUrls,
+        internalErrors: this.#internalErrors,
+        robotsUnreachable: this.#robots.unreachable(this.#origin),
+      };
     } catch (error) {
       this.#state.close();
       throw error;
     }
+  }
+
+  /**
+   * What an interrupted crawl in the state already did: its start URL (a resume must be for
+   * the same one), pages requested (against `maxPages`), whether its sitemaps were read.
+   */
+  #restore(state: CrawlState): void {
+    const saved = state.meta(META.start);
+    if (saved !== null && saved !== this.#start) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `the crawl state holds a crawl of ${saved}, not of ${this.#start}: resume it with that URL, or start afresh without --resume`,
+      );
+    }
+    if (saved === null) state.setMeta(META.start, this.#start);
+    if (!state.resumed) return;
+    this.#seedingDone = state.meta(META.seeded) === '1';
+    this.#sitemapUrls = Number(state.meta(META.sitemapUrls) ?? 0);
+    this.#depthCut = Number(state.meta(META.depthCut) ?? 0);
+    this.#depthCutSaved = this.#depthCut;
+    for (const result of state.results()) if (wasRequested(result)) this.#fetched++;
+  }
+
+  /** The site's sitemaps were read to the end: a resume need not read them again. */
+  #seeded(): void {
+    if (this.#options.signal?.aborted) return;
+    const state = this.#state as CrawlState;
+    state.setMeta(META.sitemapUrls, String(this.#sitemapUrls));
+    state.setMeta(META.seeded, '1');
   }
 
   /** The crawl state, open after `run()` until the caller closes it (to read the results). */
@@ -185,6 +274,7 @@ export class Crawler {
     for (;;) {
       if (signal?.aborted) {
         this.#stoppedBy = 'aborted';
+        await Promise.all(this.#inFlight);
         return;
       }
       // The results that came in and the items that take their slots: one commit. An item
@@ -202,8 +292,7 @@ export class Crawler {
         return items;
       });
       for (const item of taken) this.#track(this.#process(item));
-      if (this.#fetched >= maxPages) this.#stoppedBy = 'max-pages';
-      if (this.#stoppedBy === 'max-pages' && this.#inFlight.size === 0) return;
+      if (this.#fetched >= maxPages && this.#inFlight.size === 0) return;
       const idle = this.#inFlight.size === 0 && taken.length === 0 && this.#pending.length === 0;
       if (idle && this.#robots.pending === 0 && this.#seedingDone && state.counts().queued === 0)
         return;
@@ -222,6 +311,10 @@ export class Crawler {
       this.#pending = [];
       for (const { item, result, discovered } of pending) {
         state.complete(item, result, discovered);
+      }
+      if (this.#depthCut !== this.#depthCutSaved) {
+        state.setMeta(META.depthCut, String(this.#depthCut));
+        this.#depthCutSaved = this.#depthCut;
       }
       return fn();
     };
@@ -247,7 +340,10 @@ export class Crawler {
   #track(task: Promise<void>): void {
     const tracked = task
       .catch(async (error: unknown) => {
-        this.#errors++;
+        // Stopping aborts what is in flight; those items stay in flight in the state and a
+        // resume takes them again. That is no error.
+        if (this.#options.signal?.aborted) return;
+        this.#internalErrors++;
         await this.#emit({ type: 'error', url: '', message: (error as Error).message });
       })
       .finally(() => {
@@ -288,12 +384,12 @@ export class Crawler {
   async #seed(robots: RobotsTxt): Promise<void> {
     try {
       await seedFromSitemaps({
-        urls: [
-          ...(this.#options.sitemaps === false ? [] : robots.sitemaps),
-          ...(this.#options.extraSitemaps ?? []),
-        ],
+        fromRobots: this.#options.sitemaps === false ? [] : robots.sitemaps,
+        given: this.#options.extraSitemaps ?? [],
         fetch: this.#politeFetch,
         userAgent: this.#userAgent,
+        timeoutMs: this.#options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
+        warn: (message) => this.#emit({ type: 'warning', message }),
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         normalize: (url) => this.#normalize(url),
         onSite: (url) => this.#onSite(url),
@@ -317,10 +413,18 @@ export class Crawler {
   }
 
   async #process(item: TakenItem): Promise<void> {
-    if (!this.#robots.allows(item.url, item.origin)) {
-      return this.#record(item, skipped(item, 'robots-disallowed', null, null));
+    if (item.url.length > CRAWL_DEFAULTS.maxUrlLength) {
+      const detail = `${item.url.length} characters, more than ${CRAWL_DEFAULTS.maxUrlLength}`;
+      return this.#record(item, skipped(item, 'url-too-long', null, detail));
     }
-    if (!this.#decision.passes(item.url)) {
+    const verdict = this.#robots.verdict(item.url, item.origin);
+    if (verdict !== 'allowed') {
+      const reason = verdict === 'unreachable' ? 'robots-unreachable' : 'robots-disallowed';
+      return this.#record(item, skipped(item, reason, null, null));
+    }
+    // The start page is fetched whatever the filters say: the crawl goes on from its links.
+    const excluded = !this.#decision.passes(item.url);
+    if (excluded && item.url !== this.#start) {
       return this.#record(item, skipped(item, 'excluded', null, null));
     }
     this.#fetched++;
@@ -332,10 +436,18 @@ export class Crawler {
       now: this.#now,
       ...(this.#options.signal ? { signal: this.#options.signal } : {}),
     });
-    return this.#record(item, decidePage(item, outcome, this.#decision));
+    const decision = decidePage(item, outcome, this.#decision);
+    if (excluded && decision.kind === 'record' && decision.skipped === null) {
+      const discovered = decision.discovered;
+      return this.#record(
+        item,
+        skipped(item, 'excluded', decision.result.status, null, discovered),
+      );
+    }
+    return this.#record(item, decision);
   }
 
-  /** Counts the decision and queues its result for the next commit; retries go back now. */
+  /** Queues the decision's result for the next commit; retries go back now. */
   async #record(item: TakenItem, decision: PageDecision): Promise<void> {
     if (decision.kind === 'retry') {
       this.#schedule.holdUntil(item.origin, decision.until);
@@ -343,29 +455,18 @@ export class Crawler {
       this.#fetched--;
       return;
     }
-    if (decision.skipped !== null) {
-      this.#skipped[decision.skipped] = (this.#skipped[decision.skipped] ?? 0) + 1;
-    } else if (decision.event.type === 'error') this.#errors++;
-    else this.#listed++;
+    this.#depthCut += decision.depthCut ?? 0;
     this.#pending.push({ item, result: decision.result, discovered: decision.discovered });
     await this.#emit(decision.event);
   }
+}
 
-  #summary(began: number): CrawlSummary {
-    const durationMs = Math.max(1, this.#now() - began);
-    return {
-      fetched: this.#fetched,
-      listed: this.#listed,
-      skipped: { ...this.#skipped },
-      errors: this.#errors,
-      sitemapUrls: this.#sitemapUrls,
-      durationMs,
-      rate: (this.#fetched * 1000) / durationMs,
-      stoppedBy: this.#stoppedBy,
-      sitemapComparison: null,
-      feeds: [],
-    };
-  }
+/**
+ * True for a result whose URL was requested: it has a status, or the request failed.
+ * Left out before any request: robots.txt, the filters, a URL too long.
+ */
+export function wasRequested(result: CrawlResultFields): boolean {
+  return result.status !== null || result.outcome === 'error';
 }
 
 /** The origin of a URL `normalizeUrl` accepted (always http(s), so never null). */

@@ -4,6 +4,7 @@ import {
   openWithLimits,
   retryAfterMs,
 } from '../../http/index.ts';
+import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
 
 export type PageOutcome =
@@ -19,7 +20,12 @@ export type PageOutcome =
   | { readonly kind: 'retry'; readonly status: number; readonly afterMs: number | null }
   | { readonly kind: 'status'; readonly status: number }
   | { readonly kind: 'non-html'; readonly status: number; readonly contentType: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  | {
+      readonly kind: 'failed';
+      readonly message: string;
+      /** Short and stable: `ECONNREFUSED`, `timeout`, ... (see `failureCause`). */
+      readonly cause: string;
+    };
 
 export interface PageFetchOptions {
   readonly fetch?: FetchFunction;
@@ -56,7 +62,7 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     });
   } catch (error) {
     options.signal?.throwIfAborted();
-    return { kind: 'failed', message: (error as Error).message };
+    return failed(error);
   }
   const { status, headers } = response;
   if (status >= 300 && status < 400) {
@@ -87,7 +93,7 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     for await (const chunk of response.body) extractor.write(chunk);
   } catch (error) {
     options.signal?.throwIfAborted();
-    return { kind: 'failed', message: (error as Error).message };
+    return failed(error);
   }
   const robotsHeader = readRobotsHeader(headers.get('x-robots-tag'));
   return {
@@ -98,6 +104,10 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     headerNoindex: robotsHeader.noindex,
     headerNofollow: robotsHeader.nofollow,
   };
+}
+
+function failed(error: unknown): PageOutcome {
+  return { kind: 'failed', message: (error as Error).message, cause: failureCause(error) };
 }
 
 /**

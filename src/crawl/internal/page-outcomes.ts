@@ -16,6 +16,8 @@ export type PageDecision =
       readonly event: CrawlEvent;
       /** Set for a URL left out, to count it by reason. */
       readonly skipped: SkipReason | null;
+      /** On-site links not followed because they are deeper than `maxDepth`. */
+      readonly depthCut?: number;
     }
   /** 429 or 503 with tries left: back in the queue, not before `until` (epoch ms). */
   | { readonly kind: 'retry'; readonly until: number };
@@ -38,6 +40,9 @@ export interface DecisionContext {
   readonly now: () => number;
 }
 
+/** A decision to record a result (not to retry). */
+export type RecordDecision = Extract<PageDecision, { kind: 'record' }>;
+
 /** A URL left out: recorded with its reason, and the URLs it led to still queued. */
 export function skipped(
   item: TakenItem,
@@ -45,7 +50,7 @@ export function skipped(
   status: number | null,
   detail: string | null,
   discovered: FrontierItem[] = [],
-): PageDecision {
+): RecordDecision {
   return {
     kind: 'record',
     result: { status, outcome: 'skipped', reason, lastmod: null, finalUrl: null, data: detail },
@@ -65,13 +70,14 @@ export function decidePage(
     case 'failed':
       return {
         kind: 'record',
+        // The reason is the short cause (what a summary groups by), the data the whole message.
         result: {
           status: null,
           outcome: 'error',
-          reason: outcome.message,
+          reason: outcome.cause,
           lastmod: null,
           finalUrl: null,
-          data: null,
+          data: outcome.message,
         },
         discovered: [],
         event: { type: 'error', url: item.url, message: outcome.message },
@@ -145,10 +151,16 @@ function html(
   const discovered: FrontierItem[] = [];
   const depth = item.depth + 1;
   const follow = !facts.robots.nofollow && !outcome.headerNofollow;
-  if (follow && depth <= (options.maxDepth ?? CRAWL_DEFAULTS.maxDepth)) {
+  const tooDeep = depth > (options.maxDepth ?? CRAWL_DEFAULTS.maxDepth);
+  let depthCut = 0;
+  if (follow) {
     for (const link of facts.links) {
       const url = context.normalize(link);
       if (url === null || !context.onSite(url) || !context.passes(url)) continue;
+      if (tooDeep) {
+        depthCut++;
+        continue;
+      }
       discovered.push({
         url,
         origin: context.originOf(url),
@@ -177,11 +189,16 @@ function html(
         kind: 'page',
       });
     }
-    return skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered);
+    return {
+      ...skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered),
+      depthCut,
+    };
   }
-  if (facts.robots.noindex) return skipped(item, 'noindex-meta', outcome.status, null, discovered);
+  if (facts.robots.noindex) {
+    return { ...skipped(item, 'noindex-meta', outcome.status, null, discovered), depthCut };
+  }
   if (outcome.headerNoindex) {
-    return skipped(item, 'noindex-header', outcome.status, null, discovered);
+    return { ...skipped(item, 'noindex-header', outcome.status, null, discovered), depthCut };
   }
   const data: Record<string, unknown> = {};
   if (options.hreflang && facts.alternates.length > 0) data['alternates'] = facts.alternates;
@@ -207,5 +224,6 @@ function html(
       links: discovered.length,
     },
     skipped: null,
+    depthCut,
   };
 }

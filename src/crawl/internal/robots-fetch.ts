@@ -1,6 +1,7 @@
 import { type FetchFunction, openWithLimits } from '../../http/index.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
 import { concatBytes } from '../../shared/bytes.ts';
+import { failureCause } from './failure-cause.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** RFC 9309 2.3.1.2: follow at least five redirects; past that, the file is unavailable. */
@@ -17,6 +18,8 @@ export interface RobotsFetchResult {
   readonly robots: RobotsTxt;
   /** The status that decided, or 'network-error'. */
   readonly status: number | 'network-error';
+  /** For a network error, why (`ECONNREFUSED`, `timeout`, ...); otherwise null. */
+  readonly detail: string | null;
 }
 
 /**
@@ -42,34 +45,49 @@ export async function fetchRobots(
         maxBytes: Number.MAX_SAFE_INTEGER,
         headers: { 'user-agent': options.userAgent, accept: 'text/plain, */*;q=0.5' },
       });
-    } catch {
+    } catch (error) {
       options.signal?.throwIfAborted();
-      return { robots: robotsForStatus('network-error'), status: 'network-error' };
+      return networkError(error);
     }
     const location = response.headers.get('location');
     if (REDIRECTS.has(response.status) && location !== null) {
       await response.cancel();
       lastStatus = response.status;
       const next = URL.parse(location, url);
-      if (next === null)
-        return { robots: robotsForStatus(response.status), status: response.status };
+      if (next === null) return statusResult(response.status);
       url = next.href;
       continue;
     }
     if (response.status < 200 || response.status >= 300) {
       await response.cancel();
-      return { robots: robotsForStatus(response.status), status: response.status };
+      return statusResult(response.status);
     }
     try {
       const body = await readUpTo(response.body, DEFAULT_MAX_ROBOTS_BYTES + 1);
-      return { robots: robotsForStatus(response.status, body, { url }), status: response.status };
-    } catch {
+      return {
+        robots: robotsForStatus(response.status, body, { url }),
+        status: response.status,
+        detail: null,
+      };
+    } catch (error) {
       options.signal?.throwIfAborted();
-      return { robots: robotsForStatus('network-error'), status: 'network-error' };
+      return networkError(error);
     }
   }
   // Redirects exhausted: RFC 9309 lets the crawler assume the file is unavailable.
-  return { robots: robotsForStatus(lastStatus), status: lastStatus };
+  return statusResult(lastStatus);
+}
+
+function statusResult(status: number): RobotsFetchResult {
+  return { robots: robotsForStatus(status), status, detail: null };
+}
+
+function networkError(error: unknown): RobotsFetchResult {
+  return {
+    robots: robotsForStatus('network-error'),
+    status: 'network-error',
+    detail: failureCause(error),
+  };
 }
 
 /** Reads at most `limit` bytes of a body, then stops reading (which closes the connection). */

@@ -26,6 +26,17 @@ export interface RobotsGateOptions {
   readonly onRobots: (origin: string, robots: RobotsTxt) => void;
 }
 
+/** How an origin's robots.txt fetch ended, when it left the origin closed (RFC 9309 2.3.1.3). */
+export interface RobotsUnreachable {
+  /** The status that decided (5xx, 429), or 'network-error'. */
+  readonly status: number | 'network-error';
+  /** For a network error, why (`ECONNREFUSED`, `timeout`, ...). */
+  readonly detail: string | null;
+}
+
+/** What robots.txt says of one URL; `unreachable`: the file could not be had, so nothing may be. */
+export type RobotsVerdict = 'allowed' | 'disallowed' | 'unreachable';
+
 /**
  * robots.txt before anything else, per origin: an origin is not ready until its robots.txt
  * outcome is known, and asking starts the fetch. The outcome sets the origin's Crawl-delay
@@ -34,6 +45,7 @@ export interface RobotsGateOptions {
 export class RobotsGate {
   readonly #options: RobotsGateOptions;
   readonly #robots = new Map<string, RobotsTxt>();
+  readonly #unreachable = new Map<string, RobotsUnreachable>();
   readonly #pending = new Set<string>();
 
   constructor(options: RobotsGateOptions) {
@@ -60,34 +72,58 @@ export class RobotsGate {
 
   /** Whether robots.txt lets the crawler fetch `url` (true when robots.txt is not obeyed). */
   allows(url: string, origin: string): boolean {
-    if (!this.#options.respectRobots) return true;
+    return this.verdict(url, origin) === 'allowed';
+  }
+
+  /** {@link allows}, telling a rule's refusal from an origin closed by an unreachable file. */
+  verdict(url: string, origin: string): RobotsVerdict {
+    if (!this.#options.respectRobots) return 'allowed';
     const robots = this.#robots.get(origin);
-    return robots === undefined || robots.isAllowed(url, this.#options.agentToken);
+    if (robots === undefined || robots.isAllowed(url, this.#options.agentToken)) return 'allowed';
+    return robots.source === 'unreachable' ? 'unreachable' : 'disallowed';
+  }
+
+  /**
+   * How the origin's robots.txt fetch failed, when it did (5xx, 429, network error),
+   * whether or not the crawl then obeyed it (`--robots-error allow`); null otherwise.
+   */
+  unreachable(origin: string): RobotsUnreachable | null {
+    return this.#unreachable.get(origin) ?? null;
   }
 
   async #load(origin: string): Promise<void> {
     const o = this.#options;
     // robots.txt is the first request to every origin, and counts for its politeness too.
     o.schedule.book(origin, o.now());
-    const { robots, status } = await fetchRobots(origin, {
+    const { robots, status, detail } = await fetchRobots(origin, {
       userAgent: o.userAgent,
       timeoutMs: o.timeoutMs,
       ...(o.fetch ? { fetch: o.fetch } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     });
     let effective = robots;
-    if (robots.source === 'unreachable' && o.robotsError === 'allow') {
-      effective = robotsForStatus(404);
-      await o.emit({
-        type: 'warning',
-        message: `robots.txt of ${origin} is unreachable (${status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
-      });
+    if (robots.source === 'unreachable') {
+      this.#unreachable.set(origin, { status, detail });
+      if (o.robotsError === 'allow') {
+        effective = robotsForStatus(404);
+        await o.emit({
+          type: 'warning',
+          message: `robots.txt of ${origin} is unreachable (${detail ?? status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
+        });
+      }
     }
     this.#robots.set(origin, effective);
     const crawlDelay = o.ignoreCrawlDelay ? null : effective.crawlDelay(o.agentToken);
     o.schedule.setRobots(origin, crawlDelay);
     this.#pending.delete(origin);
-    await o.emit({ type: 'robots', origin, status, source: effective.source, crawlDelay });
+    await o.emit({
+      type: 'robots',
+      origin,
+      status,
+      source: effective.source,
+      crawlDelay,
+      detail,
+    });
     o.onRobots(origin, effective);
   }
 }
