@@ -41,10 +41,18 @@ describe('writeFileAtomically', () => {
     const path = join(dir, 'out.txt');
     await writeFileAtomically(path, ['a', 'b']);
     assert.equal(await readFile(path, 'utf8'), 'ab');
-    await chmod(path, 0o604);
-    await writeFileAtomically(path, ['new']);
-    assert.equal(await readFile(path, 'utf8'), 'new');
-    assert.equal((await stat(path)).mode & 0o7777, 0o604);
+    // 0666 and 0664 are what a umask of 022 trims on a new file.
+    const umask = process.umask(0o022);
+    try {
+      for (const mode of [0o604, 0o664, 0o666, 0o600]) {
+        await chmod(path, mode);
+        await writeFileAtomically(path, ['new']);
+        assert.equal(await readFile(path, 'utf8'), 'new');
+        assert.equal((await stat(path)).mode & 0o7777, mode, mode.toString(8));
+      }
+    } finally {
+      process.umask(umask);
+    }
     assert.deepEqual(await readdir(dir), ['out.txt']);
   });
 

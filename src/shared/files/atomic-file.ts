@@ -78,7 +78,7 @@ export class AtomicFile {
       }
     }
     try {
-      await this.#keepOwnership(handle);
+      await this.#keepOwnerAndMode(handle);
       const sink = async (data: AsyncIterable<string | Uint8Array>): Promise<void> => {
         // writeFile, unlike write, loops until the whole chunk is written.
         for await (const chunk of data) await handle.writeFile(chunk);
@@ -141,11 +141,17 @@ export class AtomicFile {
     await rm(this.#temporary, { force: true }).catch(() => {});
   }
 
-  /** The new file gets the old one's owner when the process may give it (it runs as root). */
-  async #keepOwnership(handle: FileHandle): Promise<void> {
-    const owner = this.#target.owner;
-    if (owner === null || process.getuid?.() !== 0) return;
-    await handle.chown(owner.uid, owner.gid).catch(() => {});
+  /**
+   * The new file gets the old one's owner when the process may give it (it runs as root),
+   * then the old one's mode: set explicitly, since the umask trimmed the mode at creation
+   * (0664 would become 0644), and after chown, which clears set-user-ID and set-group-ID.
+   */
+  async #keepOwnerAndMode(handle: FileHandle): Promise<void> {
+    const { owner, mode } = this.#target;
+    if (owner !== null && process.getuid?.() === 0) {
+      await handle.chown(owner.uid, owner.gid).catch(() => {});
+    }
+    if (mode !== null) await this.#step('set the mode of', () => handle.chmod(mode));
   }
 
   async #step<T>(what: string, run: () => Promise<T>): Promise<T> {
