@@ -47,15 +47,25 @@ export async function documentResponse(
   if (opened === null) return plainResponse(404, 'Not found\n', head);
   const extra: Record<string, string> = entry.page.noindex ? { 'x-robots-tag': 'noindex' } : {};
   if (!entry.page.markdown) return fileResponse(opened, entry, head, extra);
-  let outcome: Awaited<ReturnType<RenderedPages['get']>>;
+  let rendering: ReturnType<RenderedPages['get']>;
   try {
     if (opened.stat.size > MAX_MARKDOWN_BYTES) return plainResponse(404, 'Not found\n', head);
     const { dev, ino, size, mtimeMs, ctimeMs } = opened.stat;
     const key = `${entry.page.path}\0${dev}:${ino}:${size}:${mtimeMs}:${ctimeMs}`;
-    outcome = await pages.get(key, () => readText(opened, MAX_MARKDOWN_BYTES).catch(() => null));
+    // The file is closed once its text is read (or found not needed: cached, or already
+    // being rendered), not held for the render: requests waiting on a slow page must not
+    // hold a descriptor each.
+    let reading: Promise<unknown> = Promise.resolve();
+    rendering = pages.get(key, () => {
+      const text = readText(opened, MAX_MARKDOWN_BYTES).catch(() => null);
+      reading = text;
+      return text;
+    });
+    await reading;
   } finally {
     await opened.handle.close().catch(() => {});
   }
+  const outcome = await rendering;
   if (outcome === null) return plainResponse(404, 'Not found\n', head);
   if (!outcome.ok) {
     const status = outcome.reason === 'failed' ? 500 : 503;

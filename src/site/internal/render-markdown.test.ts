@@ -5,18 +5,17 @@ import {
   isScriptUrl,
   renderListingPage,
   renderMarkdownBody,
-  renderMarkdownPage,
 } from './render-markdown.ts';
 
 const PARTS = { title: null, canonicalUrl: 'https://example.com/a', noindex: false };
 
 /** The `<body>` of a rendered page, links kept as written. */
 function body(markdown: string): string {
-  const page = renderMarkdownPage(markdown, PARTS, () => undefined);
+  const page = assemblePage(renderMarkdownBody(markdown), PARTS, () => undefined);
   return page.slice(page.indexOf('<body>') + 7, page.indexOf('</body>')).trim();
 }
 
-describe('renderMarkdownPage: Markdown link syntax never makes a script link', () => {
+describe('renderMarkdownBody and assemblePage: Markdown link syntax never makes a script link', () => {
   const CASES: [markdown: string, html: string][] = [
     ['[a](javascript:alert(1))', '<p>a</p>'],
     ['[a](JaVaScRiPt:alert(1))', '<p>a</p>'],
@@ -62,10 +61,10 @@ describe('renderMarkdownPage: Markdown link syntax never makes a script link', (
   }
 });
 
-describe('renderMarkdownPage and renderListingPage escape what they write', () => {
+describe('assemblePage and renderListingPage escape what they write', () => {
   test('title, canonical URL and listing entries', () => {
-    const page = renderMarkdownPage(
-      '# x',
+    const page = assemblePage(
+      renderMarkdownBody('# x'),
       { title: '</title><script>', canonicalUrl: 'https://example.com/"><x', noindex: true },
       () => undefined,
     );
@@ -89,9 +88,10 @@ describe('renderMarkdownBody and assemblePage: links decided per request', () =>
     assert.match(dropped, /<p>doc and pic<\/p>/);
   });
 
-  test('a document cannot forge a link marker', () => {
+  test("a document cannot forge a link marker, not even with an earlier rendering's nonce", () => {
+    // A marker as another rendering wrote it: a document that learnt it must not reuse it.
     const rendered = renderMarkdownBody('[doc](doc.md)\n');
-    const forged = `\uE000${rendered.nonce.replace(/./, 'x')}o0\uE001 text`;
+    const forged = `\uE000${rendered.nonce}o0\uE001 text\uE000${rendered.nonce}c0\uE001`;
     const page = assemblePage(
       renderMarkdownBody(`${forged}\n\n[doc](doc.md)\n`),
       { title: null, canonicalUrl: 'https://example.com/a', noindex: false },

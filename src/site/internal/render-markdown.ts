@@ -153,18 +153,6 @@ ${body}</body>
 `;
 }
 
-/**
- * A Markdown document as a minimal HTML page, in one step on the calling thread (see
- * {@link renderMarkdownBody} and {@link assemblePage}).
- */
-export function renderMarkdownPage(
-  markdown: string,
-  parts: PageParts,
-  resolve: LinkResolver,
-): string {
-  return assemblePage(renderMarkdownBody(markdown), parts, resolve);
-}
-
 /** 16 hex digits from the Web Crypto API (in workers and the main thread alike). */
 function randomNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));

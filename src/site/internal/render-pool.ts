@@ -25,8 +25,11 @@ export interface RenderPoolOptions {
   readonly maxQueue?: number;
 }
 
-/** Every rendering started in this process, for tests that prove the cache works. */
-export const renderCounter = { started: 0 };
+/**
+ * Renderings started in this process, and requests that joined one already under way, for
+ * tests that prove the cache and the sharing work.
+ */
+export const renderCounter = { started: 0, joined: 0 };
 
 /** A worker's heap: `marked` on the largest document served needs far less. */
 const WORKER_HEAP_MB = 512;

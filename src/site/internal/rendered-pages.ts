@@ -1,8 +1,8 @@
 import type { RenderedBody } from './render-markdown.ts';
-import type { RenderOutcome, RenderPool } from './render-pool.ts';
+import { type RenderOutcome, type RenderPool, renderCounter } from './render-pool.ts';
 
-/** Bytes of rendered pages kept by default. */
-export const DEFAULT_RENDER_CACHE_BYTES = 32 * 1024 * 1024;
+/** Bytes of rendered pages kept. */
+const CACHE_BYTES = 32 * 1024 * 1024;
 
 interface Cached {
   readonly outcome: RenderOutcome;
@@ -12,26 +12,25 @@ interface Cached {
 /**
  * Rendered documents by a key that changes whenever the file does (path, device, inode,
  * size, modification and change times: the file's version), least recently used first
- * out past a byte budget. A failure that would recur for the same bytes (the time limit,
- * a worker out of memory) is kept as well, so a pathological document costs one rendering
- * per version, not one per request; `busy` is not kept. Concurrent requests for one key
- * share one rendering.
+ * out past a byte budget. A failure that would recur for the same bytes (`too-costly`: the
+ * time limit, a worker out of memory) is kept as well, so a pathological document costs
+ * one rendering per version, not one per request; `busy` and `failed` (a worker that
+ * stopped, a closed pool) may pass, and are not kept. Concurrent requests for one key share
+ * one rendering.
  */
 export class RenderedPages {
   readonly #pool: RenderPool;
-  readonly #maxBytes: number;
   readonly #cache = new Map<string, Cached>();
   readonly #inFlight = new Map<string, Promise<RenderOutcome | null>>();
   #bytes = 0;
 
-  constructor(pool: RenderPool, maxBytes = DEFAULT_RENDER_CACHE_BYTES) {
+  constructor(pool: RenderPool) {
     this.#pool = pool;
-    this.#maxBytes = maxBytes;
   }
 
   /**
    * The rendering for `key`, from the cache or by rendering what `read` returns (null:
-   * the file could not be read, and null is returned).
+   * the file could not be read, and null is returned). `read` is called at once or never.
    */
   get(key: string, read: () => Promise<string | null>): Promise<RenderOutcome | null> {
     const cached = this.#cache.get(key);
@@ -45,7 +44,7 @@ export class RenderedPages {
     if (running === undefined) {
       running = this.#render(key, read).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, running);
-    }
+    } else renderCounter.joined++;
     return running;
   }
 
@@ -53,17 +52,17 @@ export class RenderedPages {
     const markdown = await read();
     if (markdown === null) return null;
     const outcome = await this.#pool.render(markdown);
-    if (outcome.ok || outcome.reason !== 'busy') this.#keep(key, outcome);
+    if (outcome.ok || outcome.reason === 'too-costly') this.#keep(key, outcome);
     return outcome;
   }
 
   #keep(key: string, outcome: RenderOutcome): void {
     const bytes = outcome.ok ? sizeOf(outcome.rendered) : 256;
-    if (bytes > this.#maxBytes / 4) return;
+    if (bytes > CACHE_BYTES / 4) return;
     this.#cache.set(key, { outcome, bytes });
     this.#bytes += bytes;
     for (const [oldest, entry] of this.#cache) {
-      if (this.#bytes <= this.#maxBytes) break;
+      if (this.#bytes <= CACHE_BYTES) break;
       this.#cache.delete(oldest);
       this.#bytes -= entry.bytes;
     }
