@@ -2,6 +2,7 @@ import { WaymarkError } from '../shared/waymark-error.ts';
 import { checkLiteralHost, publicOnlyFetch } from './internal/address-checked-fetch.ts';
 import { Deadline } from './internal/deadline.ts';
 import { LimitedBody } from './internal/limited-body.ts';
+import { checkTransportOptions } from './internal/transport-check.ts';
 
 /**
  * The `fetch` waymark calls: the global one, or any function of the same shape (a test
@@ -183,13 +184,8 @@ export async function openWithLimits(
   const limits = readLimits(options);
   const start = requestUrl(url);
   const headers = requestHeaders(options.headers);
+  checkTransportOptions(options);
   const guard = options.blockPrivateAddresses === true;
-  if (guard && options.fetch !== undefined) {
-    throw new WaymarkError(
-      'invalid-argument',
-      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
-    );
-  }
   const fetchFunction: FetchFunction = guard
     ? publicOnlyFetch
     : (options.fetch ?? globalThis.fetch);

@@ -4,6 +4,7 @@ import {
   fetchWithLimits,
   openWithLimits,
 } from '../http/index.ts';
+import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import { isWaymarkError, WaymarkError } from '../shared/waymark-error.ts';
 import {
   type DiscoverNavmapOptions,
@@ -212,12 +213,7 @@ function checkOptions(options: LoadNavmapFileOptions): { maxNodes: number; maxFi
   const maxFiles = checkedMaxFiles(options.maxFiles);
   const maxNodes = checkedMaxNodes(options.maxNodes);
   requestHeaders(options, NAVMAP_ACCEPT);
-  if (options.blockPrivateAddresses === true && options.fetch !== undefined) {
-    throw new WaymarkError(
-      'invalid-argument',
-      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
-    );
-  }
+  checkTransportOptions(options);
   const { timeoutMs, maxBytes } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new WaymarkError('invalid-argument', `timeoutMs must be above 0, got ${timeoutMs}`);

@@ -1,6 +1,7 @@
 import { type FetchFunction, type OpenedResponse, openWithLimits } from '../http/index.ts';
+import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
-import { isWaymarkError, WaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
+import { isWaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
 import { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from '../url/index.ts';
 import { parseSitemapBatches } from './read-sitemap.ts';
 import type { SitemapKind, SitemapUrl } from './types.ts';
@@ -134,13 +135,8 @@ export async function* walkSitemaps(
   urls: string | Iterable<string>,
   options: WalkSitemapsOptions = {},
 ): AsyncGenerator<WalkedEntry> {
-  if (options.blockPrivateAddresses === true && options.fetch !== undefined) {
-    // Said once, up front, rather than as the same failure for every sitemap.
-    throw new WaymarkError(
-      'invalid-argument',
-      'blockPrivateAddresses checks the address it connects to, so it cannot use a custom fetch',
-    );
-  }
+  // Said once, up front, rather than as the same failure for every sitemap.
+  checkTransportOptions(options);
   const maxDepth = options.maxDepth ?? 4;
   const maxSitemaps = options.maxSitemaps ?? 1000;
   const seen = new Set<string>();
@@ -358,7 +354,7 @@ function sitemapReport(pending: Pending, fields: Partial<SitemapReport>): Sitema
 }
 
 /** Sitemap URLs are compared without fragment, as `new URL(x).href` spells them. */
-function canonical(url: string): string {
+export function canonical(url: string): string {
   const parsed = URL.parse(url);
   if (parsed === null) return url;
   parsed.hash = '';

@@ -26,6 +26,9 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
         res.writeHead(200, xml).end(urlset([a.url('/one'), a.url(tooLong), a.url('/two')])),
       '/index.xml': (_, res) =>
         res.writeHead(200, xml).end(sitemapIndex([c.url('/child.xml'), a.url('/sitemap.xml')])),
+      // A hostile index: the same refused sitemap, many times over.
+      '/flood.xml': (_, res) =>
+        res.writeHead(200, xml).end(sitemapIndex(Array(5000).fill(c.url('/child.xml')))),
     });
     b = await startTestServer({
       '/robots.txt': (_, res) =>
@@ -106,6 +109,14 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
     assert.ok(
       warnings.some((w) => w.includes(c.url('/child.xml')) && w.includes('named by an index')),
     );
+  });
+
+  test('an index naming a refused sitemap thousands of times gets a few warnings, then a count', async () => {
+    const { added, warnings } = await seed([a.url('/flood.xml')]);
+    assert.deepEqual(added, []);
+    assert.equal(warnings.length, 11, warnings.join('\n'));
+    assert.ok(warnings.slice(0, 10).every((w) => w.includes(c.url('/child.xml'))));
+    assert.equal(warnings[10], '4990 more sitemaps not read, for the reasons above');
   });
 
   test("a cross-submitted index's children on its own origin are read", async () => {

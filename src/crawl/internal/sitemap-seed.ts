@@ -2,8 +2,8 @@ import type { FetchFunction } from '../../http/index.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
 import { printable } from '../../shared/printable.ts';
 import { type SitemapReport, walkSitemaps } from '../../sitemap/index.ts';
-import type { SitemapCandidate } from '../../sitemap/walk-sitemaps.ts';
-import { isUrlTooLong, MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
+import { canonical, type SitemapCandidate } from '../../sitemap/walk-sitemaps.ts';
+import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
 import type { FrontierItem } from '../frontier.ts';
 import { looksLikeFeed } from './feeds.ts';
 import { PRIORITY_SITEMAP_URL } from './page-outcomes.ts';
@@ -13,6 +13,11 @@ import { fetchRobots } from './robots-fetch.ts';
 const BATCH = 500;
 /** Characters of a skipped URL shown in a warning. */
 const SHOWN_URL_CHARS = 120;
+/**
+ * Skipped sitemaps warned about one by one; past that, one line counts the rest (a hostile
+ * index can name the same refused sitemap a million times).
+ */
+const SKIP_WARNINGS = 10;
 
 export interface SitemapSeedOptions {
   /** The sitemaps (or indexes) the crawled site's robots.txt names. */
@@ -58,6 +63,10 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
   let batch: FrontierItem[] = [];
   let tooLong = 0;
   let firstTooLong = '';
+  let skippedSitemaps = 0;
+  const skipTooLong = (loc: string): void => {
+    if (tooLong++ === 0) firstTooLong = loc;
+  };
   try {
     for await (const { entry } of walkSitemaps(urls, {
       fetch: options.fetch,
@@ -68,14 +77,19 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
       checkSitemap: sitemapRule(options),
       onSitemap: (report) => {
         const message = skipWarning(report);
-        if (message !== null) warn(message);
+        if (message !== null && ++skippedSitemaps <= SKIP_WARNINGS) warn(message);
       },
     })) {
-      if (isUrlTooLong(entry.loc)) {
-        if (tooLong++ === 0) firstTooLong = entry.loc;
+      // The length as written first (no parse for a URL of megabytes), then as serialised.
+      if (entry.loc.length > MAX_REQUEST_URL_LENGTH) {
+        skipTooLong(entry.loc);
         continue;
       }
       const url = options.normalize(entry.loc);
+      if (url !== null && url.length > MAX_REQUEST_URL_LENGTH) {
+        skipTooLong(entry.loc);
+        continue;
+      }
       if (url === null || !options.onSite(url)) continue;
       if (options.feedCandidates !== null && looksLikeFeed(url)) options.feedCandidates.add(url);
       batch.push({
@@ -94,6 +108,9 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
   } finally {
     // What was read before a failure is queued all the same.
     if (batch.length > 0) options.add(batch);
+    if (skippedSitemaps > SKIP_WARNINGS) {
+      warn(`${skippedSitemaps - SKIP_WARNINGS} more sitemaps not read, for the reasons above`);
+    }
     if (tooLong > 0) {
       warn(
         `${tooLong} URL${tooLong === 1 ? '' : 's'} in the sitemaps ${tooLong === 1 ? 'is' : 'are'} longer than ${MAX_REQUEST_URL_LENGTH} characters and skipped (first: ${shown(firstTooLong)})`,
@@ -149,12 +166,4 @@ function skipWarning(report: SitemapReport): string | null {
 function shown(url: string): string {
   const text = printable(url);
   return text.length > SHOWN_URL_CHARS ? `${text.slice(0, SHOWN_URL_CHARS)}…` : text;
-}
-
-/** Sitemap URLs are compared as `new URL(x).href` spells them, without fragment. */
-function canonical(url: string): string {
-  const parsed = URL.parse(url);
-  if (parsed === null) return url;
-  parsed.hash = '';
-  return parsed.href;
 }
