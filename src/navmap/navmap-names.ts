@@ -32,8 +32,7 @@ export const MAX_NAVMAP_FILES = 32;
  * ```
  */
 export const MAX_NAVMAP_BYTES = 64 * 1024 * 1024;
-/** Deepest element nesting read from one document; deeper elements are skipped. */
-export const MAX_XML_DEPTH = 256;
+export { MAX_XML_DEPTH } from '../shared/xml/xml-limits.ts';
 /** Deepest navigation level built (externals can splice deeper than one file nests). */
 export const MAX_TREE_DEPTH = 128;
 /** Most elements kept from one document. */

@@ -66,24 +66,33 @@ class DocumentReader {
     this.#url = url;
     this.#text = text;
     this.#log = new DocumentLog(url, text);
-    this.#tokenizer = new XmlTokenizer({
-      onopentag: (name, attributes) => {
-        this.#openElement(name, attributes);
-        this.#justOpened = true;
+    this.#tokenizer = new XmlTokenizer(
+      {
+        onopentag: (name, attributes) => {
+          this.#openElement(name, attributes);
+          this.#justOpened = true;
+        },
+        onclosetag: (name, implied) => {
+          this.#closeElement(name, implied);
+          this.#justOpened = false;
+        },
+        ontext: (text) => {
+          this.#justOpened = false;
+          const current = this.#open.at(-1);
+          if (current && TEXT_ELEMENTS.has(current.name) && current.text.length < MAX_EXTRA_TEXT) {
+            current.text = (current.text + text).slice(0, MAX_EXTRA_TEXT);
+          }
+        },
+        onprocessinginstruction: (name) => this.#instruction(name),
+        ondepthlimit: () =>
+          this.#reportOnce(
+            'error',
+            'too-deep',
+            `elements nest deeper than ${MAX_XML_DEPTH} levels; the deeper ones are not read`,
+          ),
       },
-      onclosetag: (name, implied) => {
-        this.#closeElement(name, implied);
-        this.#justOpened = false;
-      },
-      ontext: (text) => {
-        this.#justOpened = false;
-        const current = this.#open.at(-1);
-        if (current && TEXT_ELEMENTS.has(current.name) && current.text.length < MAX_EXTRA_TEXT) {
-          current.text = (current.text + text).slice(0, MAX_EXTRA_TEXT);
-        }
-      },
-      onprocessinginstruction: (name) => this.#instruction(name),
-    });
+      { maxDepth: MAX_XML_DEPTH },
+    );
   }
 
   read(): RawDocument {
@@ -146,15 +155,6 @@ class DocumentReader {
     }
     if (depth === 1 && this.#seenRoot) {
       this.#reportOnce('warning', 'extra-root', 'content after the root element is ignored');
-      this.#open.push(null);
-      return;
-    }
-    if (depth > MAX_XML_DEPTH) {
-      this.#reportOnce(
-        'error',
-        'too-deep',
-        `elements nest deeper than ${MAX_XML_DEPTH} levels; the deeper ones are not read`,
-      );
       this.#open.push(null);
       return;
     }

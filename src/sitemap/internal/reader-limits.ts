@@ -7,8 +7,4 @@
  */
 export const MAX_VALUE_CHARS = 65_536;
 
-/**
- * Elements kept open at once. A sitemap nests four or five deep; deeper elements are
- * skipped (with a diagnostic) rather than tracked level by level.
- */
-export const MAX_XML_DEPTH = 256;
+export { MAX_XML_DEPTH } from '../../shared/xml/xml-limits.ts';
