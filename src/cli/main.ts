@@ -48,7 +48,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
 }
 
 /** The exit code for a failure: see {@link runCli}. */
-export function exitCodeOf(error: unknown): number {
+function exitCodeOf(error: unknown): number {
   if (!isWaymarkError(error)) return EXIT_FAILURE;
   return error.code === 'usage' || error.code === 'invalid-argument' ? EXIT_USAGE : EXIT_FAILURE;
 }

@@ -99,6 +99,24 @@ function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Temporary states still open; one `exit` listener for all of them, added once. */
+const temporaryDirs = new Set<string>();
+let exitListener = false;
+
+/**
+ * A temporary state goes with the process too, when it ends without closing the state
+ * (`process.exit` after a second Ctrl-C, say); only SIGKILL can leave it behind.
+ */
+function removedAtExit(dir: string): void {
+  if (!exitListener) {
+    exitListener = true;
+    process.on('exit', () => {
+      for (const open of temporaryDirs) removeTempDir(open);
+    });
+  }
+  temporaryDirs.add(dir);
+}
+
 /**
  * A {@link CrawlState} in SQLite, from {@link openSqliteCrawlState}. Memory stays flat
  * however many URLs it holds: nothing is kept in JavaScript but the counts.
@@ -146,9 +164,7 @@ export class SqliteCrawlState implements CrawlState {
     this.#normalize = options.normalizeUrl ?? defaultNormalizeUrl;
     this.#now = options.now ?? Date.now;
     this.#s = new Statements(db);
-    // A temporary state goes with the process too, when it ends without closing the state
-    // (process.exit after a second Ctrl-C, say); only SIGKILL can leave it behind.
-    if (tempDir !== null) process.on('exit', this.#removeOnExit);
+    if (tempDir !== null) removedAtExit(tempDir);
     // Whatever was in flight when the last process stopped was interrupted.
     if (resumed) this.#s.requeueInFlight.run();
     this.#counts = { queued: 0, inFlight: 0, done: 0, seen: 0 };
@@ -334,14 +350,10 @@ export class SqliteCrawlState implements CrawlState {
     this.#closed = true;
     this.#db.close();
     if (this.#tempDir !== null) {
-      process.off('exit', this.#removeOnExit);
+      temporaryDirs.delete(this.#tempDir);
       removeTempDir(this.#tempDir);
     }
   }
-
-  readonly #removeOnExit = (): void => {
-    if (this.#tempDir !== null) removeTempDir(this.#tempDir);
-  };
 
   /** The values of an insert row, checked and with the URL normalised. */
   #row(item: FrontierItem): InsertValues {

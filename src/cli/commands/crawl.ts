@@ -155,6 +155,8 @@ export const crawlCommand: CliCommand = {
         values.verbose === true,
       );
       let written: string | null = null;
+      // The crawl calls write only when it has a sitemap to give (see CrawlRunOptions.write).
+      let wroteSitemap = false;
       const extensions = [
         ...(values.hreflang ? (['xhtml'] as const) : []),
         ...(values.images ? (['image'] as const) : []),
@@ -204,6 +206,7 @@ export const crawlCommand: CliCommand = {
         ...(values.resume ? { resume: true } : {}),
         ...(io.interrupts ? { signal: io.interrupts() } : {}),
         write: async (pages) => {
+          wroteSitemap = true;
           if (values['out-dir'] !== undefined) {
             const result = await writeSitemaps(pages, {
               dir: values['out-dir'],
@@ -233,8 +236,7 @@ export const crawlCommand: CliCommand = {
       for await (const event of run) progress.event(event);
       const summary = await run;
       let feedsWritten = false;
-      const complete = summary.listed > 0 && summary.stoppedBy !== 'aborted';
-      if (values.feeds !== undefined && summary.feeds.length > 0 && complete) {
+      if (values.feeds !== undefined && summary.feeds.length > 0 && wroteSitemap) {
         await writeFileAtomically(
           values.feeds,
           summary.feeds.map((feed) => `${feed}\n`),
