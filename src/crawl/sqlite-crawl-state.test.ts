@@ -1,3 +1,6 @@
+// What only the SQLite state does: the file (lock, schema version, temporary file, resume,
+// kill -9) and politeness on an injected clock, to the millisecond. What every state does is
+// in the shared conformance suite (sqlite-crawl-state-conformance.test.ts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,8 +9,22 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
 import { isWaymarkError } from '../shared/waymark-error.ts';
-import type { CrawlResultFields, FrontierItem, TakenItem } from './frontier.ts';
-import { openSqliteCrawlState, type SqliteCrawlState } from './sqlite-crawl-state.ts';
+import type {
+  CrawlResultFields,
+  CrawlState,
+  FinishedItem,
+  FrontierItem,
+  HostRobots,
+  StepRequest,
+  StepResult,
+  TakenItem,
+} from './crawl-state.ts';
+import { IN_FLIGHT } from './internal/sqlite-schema.ts';
+import {
+  openSqliteCrawlState,
+  type SqliteCrawlState,
+  type SqliteCrawlStateOptions,
+} from './sqlite-crawl-state.ts';
 import { linksOf, parentOf, seedUrls } from './test-support/crawl-state-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-crawl-state-test-'));
@@ -16,7 +33,8 @@ let files = 0;
 /** A fresh state file path. */
 const fresh = () => join(dir, `state-${files++}.db`);
 
-const ANY = () => true;
+const A = 'https://a.test';
+const B = 'https://b.test';
 const LISTED: CrawlResultFields = {
   status: 200,
   outcome: 'listed',
@@ -38,302 +56,296 @@ function page(url: string, extra: Partial<FrontierItem> = {}): FrontierItem {
   };
 }
 
+function robotsOf(origin: string, gapMs: number): HostRobots {
+  return { status: 404, detail: null, url: `${origin}/robots.txt`, body: null, gapMs };
+}
+
+function finished(item: TakenItem, extra: Partial<FinishedItem> = {}): FinishedItem {
+  return { item, result: LISTED, discovered: [], depthCut: 0, requested: true, ...extra };
+}
+
+function step(state: CrawlState, request: Partial<StepRequest>): Promise<StepResult> {
+  return state.step({ finished: [], released: [], take: 0, ...request });
+}
+
 const urls = (items: readonly { url: string }[]) => items.map((item) => item.url);
 
-function withState(fn: (state: SqliteCrawlState) => void, options = {}): void {
+async function withState(
+  fn: (state: SqliteCrawlState) => Promise<void>,
+  options: Partial<SqliteCrawlStateOptions> = {},
+): Promise<void> {
   const state = openSqliteCrawlState(null, { resume: false, ...options });
   try {
-    fn(state);
+    await fn(state);
   } finally {
-    state.close();
+    await state.close();
   }
 }
 
-test('take orders by priority, then depth, then first added', () => {
-  withState((state) => {
-    state.addMany([
-      page('https://a.test/p1-d2', { priority: 1, depth: 2 }),
-      page('https://a.test/p0-d1-first', { priority: 0, depth: 1 }),
-      page('https://a.test/p1-d0', { priority: 1, depth: 0 }),
-      page('https://a.test/p0-d1-second', { priority: 0, depth: 1 }),
-      page('https://b.test/p0-d0', { priority: 0, depth: 0 }),
-      page('https://a.test/p-1-d9', { priority: -1, depth: 9 }),
-      page('https://b.test/p0.5-d0', { priority: 0.5, depth: 0 }),
-    ]);
-    assert.deepEqual(urls(state.take(3, ANY)), [
-      'https://a.test/p-1-d9',
-      'https://b.test/p0-d0',
-      'https://a.test/p0-d1-first',
-    ]);
-    assert.deepEqual(urls(state.take(10, ANY)), [
-      'https://a.test/p0-d1-second',
-      'https://b.test/p0.5-d0',
-      'https://a.test/p1-d0',
-      'https://a.test/p1-d2',
-    ]);
-    assert.deepEqual(state.take(10, ANY), []);
-  });
-});
+async function resultsOf(state: CrawlState) {
+  const all = [];
+  for await (const result of state.results()) all.push(result);
+  return all;
+}
 
-test('take only serves ready origins, asks each once, and caps items per origin', () => {
-  withState((state) => {
-    for (const origin of ['https://a.test', 'https://b.test', 'https://c.test']) {
-      state.addMany([1, 2, 3].map((i) => page(`${origin}/${i}`)));
-    }
-    const asked: string[] = [];
-    const taken = state.take(10, (origin) => {
-      asked.push(origin);
-      return origin !== 'https://b.test';
-    });
-    assert.deepEqual(asked.sort(), ['https://a.test', 'https://b.test', 'https://c.test']);
-    // Same priority and depth: first added first, not round robin.
-    assert.deepEqual(urls(taken), [
-      'https://a.test/1',
-      'https://a.test/2',
-      'https://a.test/3',
-      'https://c.test/1',
-      'https://c.test/2',
-      'https://c.test/3',
-    ]);
-    assert.deepEqual(
-      state.take(10, () => false),
-      [],
-    );
-    assert.equal(state.take(0, ANY).length, 0);
-  });
-  withState((state) => {
-    for (const origin of ['https://a.test', 'https://b.test']) {
-      state.addMany([1, 2, 3].map((i) => page(`${origin}/${i}`)));
-    }
-    assert.deepEqual(urls(state.take(10, ANY, { perOrigin: 1 })), [
-      'https://a.test/1',
-      'https://b.test/1',
-    ]);
-    assert.deepEqual(urls(state.take(3, ANY, { perOrigin: 2 })), [
-      'https://a.test/2',
-      'https://a.test/3',
-      'https://b.test/2',
-    ]);
-  });
-});
-
-test('a URL is added once, under its normalised form, whatever became of it', () => {
-  withState((state) => {
-    assert.equal(state.add(page('https://a.test/x')), true);
-    assert.equal(state.add(page('https://a.test/x')), false);
-    assert.equal(state.add(page('HTTPS://A.test:443/y/../x#top')), false);
-    assert.equal(state.addMany([page('https://a.test/y'), page('https://a.test/y#z')]), 1);
-    const [x] = state.take(1, ANY);
-    assert.ok(x);
-    state.complete(x, LISTED);
-    assert.equal(state.add(page('https://a.test/x')), false, 'done');
-    const [y] = state.take(1, ANY);
-    assert.ok(y);
-    assert.equal(state.add(page('https://a.test/y')), false, 'in flight');
-    assert.deepEqual(state.counts(), { queued: 0, inFlight: 1, done: 1, seen: 2 });
-  });
-  // The URL as added is the one handed back; a caller's normaliser decides what is the same.
-  withState(
-    (state) => {
-      state.add(page('https://a.test/A'));
-      assert.equal(state.add(page('https://a.test/a')), false);
-      assert.deepEqual(urls(state.take(5, ANY)), ['https://a.test/A']);
-    },
-    { normalizeUrl: (url: string) => url.toLowerCase() },
-  );
-});
-
-test('complete records the result and its links in one step', () => {
-  withState((state) => {
-    state.add(page('https://a.test/', { priority: 1 }));
-    const [home] = state.take(1, ANY);
-    assert.ok(home);
-    const links = [
-      page('https://a.test/a', { depth: 1, via: 'https://a.test/' }),
-      page('https://a.test/', { depth: 1, via: 'https://a.test/' }),
-      page('https://b.test/b', { depth: 1, via: 'https://a.test/', kind: 'sitemap' }),
-    ];
-    const result = { ...LISTED, lastmod: '2024-05-01', data: '{"images":1}' };
-    const added = state.complete(home, result, links, { originData: '{"robots":"ok"}' });
-    assert.equal(added, 2);
-    assert.deepEqual(state.counts(), { queued: 2, inFlight: 0, done: 1, seen: 3 });
-    assert.equal(state.originData('https://a.test'), '{"robots":"ok"}');
-    assert.deepEqual(
-      [...state.results()],
-      [
-        {
-          url: 'https://a.test/',
-          kind: 'page',
-          depth: 0,
-          via: null,
-          status: 200,
-          outcome: 'listed',
-          reason: null,
-          lastmod: '2024-05-01',
-          finalUrl: null,
-          data: '{"images":1}',
-          linked: true,
-          inSitemap: false,
-        },
-      ],
-    );
-    // Completing it again is a mistake, and adds none of the links.
-    assert.throws(
-      () => state.complete(home, LISTED, [page('https://a.test/late')]),
-      (error) => isWaymarkError(error) && error.code === 'invalid-argument',
-    );
-    // So is a bad link: the page stays in flight, and no link is added.
-    const [next] = state.take(1, ANY);
-    assert.ok(next);
-    assert.throws(
-      () =>
-        state.complete(next, LISTED, [
-          page('https://a.test/ok'),
-          { ...page('https://a.test/'), url: 'not a url' },
-        ]),
-      (error) => isWaymarkError(error) && error.code === 'invalid-argument',
-    );
-    assert.deepEqual(state.counts(), { queued: 1, inFlight: 1, done: 1, seen: 3 });
-    assert.equal(state.add(page('https://a.test/ok')), true, 'was not added');
-  });
-});
-
-test('release puts an item back at its place, or holds it until notBefore', () => {
-  let now = 1_000;
-  withState(
-    (state) => {
-      state.addMany(['/1', '/2', '/3'].map((path) => page(`https://a.test${path}`)));
-      const [one, two] = state.take(2, ANY);
-      assert.ok(one && two);
-      assert.equal(one.attempt, 1);
-      state.release(one);
-      state.release(two, now + 500);
-      assert.deepEqual(state.counts(), { queued: 3, inFlight: 0, done: 0, seen: 3 });
-      assert.equal(state.heldUntil(), 1_500);
-      const again = state.take(5, ANY);
-      assert.deepEqual(urls(again), ['https://a.test/1', 'https://a.test/3']);
+test('politeness runs on the injected clock, to the millisecond', async () => {
+  let now = 10_000;
+  await withState(
+    async (state) => {
+      await state.create({ start: `${A}/`, options: '{}', gapMs: 1_000 });
+      assert.equal((await state.crawl())?.createdAt, 10_000);
+      await state.add([1, 2, 3].map((i) => page(`${A}/${i}`)));
+      await state.add([page(`${B}/1`)]);
+      // The robots.txt request is booked at 10,000: the next waits a crawl gap.
+      assert.deepEqual((await step(state, { take: 5 })).robots, [A, B]);
+      now = 10_050;
+      // Crawl-delay raises a's gap to 3 s, counted from its robots.txt request.
+      await state.settleRobots(A, robotsOf(A, 3_000));
+      await state.settleRobots(B, robotsOf(B, 1_500));
+      let result = await step(state, { take: 5 });
+      assert.deepEqual(result.taken, []);
+      assert.equal(result.waitMs, 1_450, "b's turn: 10,000 + 1,500");
+      now = 11_500;
+      result = await step(state, { take: 5 });
+      assert.deepEqual(urls(result.taken), [`${B}/1`]);
+      assert.equal(result.waitMs, 1_500, "b has nothing left; a's turn comes at 13,000");
+      assert.equal(await state.reserve(B), 1_500, 'b was booked at 11,500');
+      now = 12_999;
+      assert.equal((await step(state, { take: 5 })).waitMs, 1);
+      now = 13_000;
+      result = await step(state, { take: 5 });
+      assert.deepEqual(urls(result.taken), [`${A}/1`], 'one item a step');
+      assert.equal(result.waitMs, 3_000);
+      // A late step takes one item, and books from when it ran, not from the missed turn.
+      now = 20_000;
+      assert.deepEqual(urls((await step(state, { take: 5 })).taken), [`${A}/2`]);
+      now = 22_999;
+      assert.deepEqual((await step(state, { take: 5 })).taken, []);
+      // Retry-After holds the host past its turn.
+      now = 23_000;
+      const [three] = (await step(state, { take: 5 })).taken;
+      assert.ok(three);
+      result = await step(state, { released: [{ item: three, notBefore: 30_000 }], take: 5 });
+      assert.deepEqual(result.taken, []);
+      assert.equal(result.waitMs, 7_000);
+      now = 29_999;
+      assert.deepEqual((await step(state, { take: 5 })).taken, []);
+      now = 30_000;
+      const again = (await step(state, { take: 5 })).taken;
+      assert.deepEqual(urls(again), [`${A}/3`]);
       assert.equal(again[0]?.attempt, 2);
-      now = 1_499;
-      assert.deepEqual(state.take(5, ANY), []);
-      now = 1_500;
-      const held = state.take(5, ANY);
-      assert.deepEqual(urls(held), ['https://a.test/2']);
-      assert.equal(held[0]?.attempt, 2);
-      assert.equal(state.heldUntil(), null);
-      // A notBefore already past queues it at once.
-      state.release(held[0] as TakenItem, 1_000);
-      assert.deepEqual(urls(state.take(5, ANY)), ['https://a.test/2']);
-      state.complete(again[0] as TakenItem, LISTED);
-      assert.throws(() => state.release(one, 2_000), /not in flight/);
-      // Releasing and taking never changes what was seen.
-      assert.deepEqual(state.counts(), { queued: 0, inFlight: 2, done: 1, seen: 3 });
     },
     { now: () => now },
   );
 });
 
-test('results stream in URL order', () => {
-  withState((state) => {
-    const all = ['https://b.test/', 'https://a.test/z', 'https://a.test/a', 'https://a.test/m'];
-    state.addMany(all.map((url) => page(url)));
-    state.add(page('https://a.test/queued', { priority: 9 }));
-    for (const item of state.take(4, ANY)) {
-      state.complete(item, { ...LISTED, outcome: 'skipped', reason: 'noindex', status: 200 });
+test('hosts whose turn came at the same instant give items in the order they were first seen', async () => {
+  let now = 0;
+  await withState(
+    async (state) => {
+      await state.create({ start: `${B}/`, options: '{}', gapMs: 100 });
+      await state.add([page(`${B}/1`), page(`${A}/1`), page(`${B}/2`), page(`${A}/2`)]);
+      for (const origin of [A, B]) {
+        assert.equal(await state.claimRobots(origin), 'fetch');
+        await state.settleRobots(origin, robotsOf(origin, 100));
+      }
+      now = 100;
+      assert.deepEqual(urls((await step(state, { take: 5 })).taken), [`${B}/1`, `${A}/1`]);
+      now = 200;
+      assert.deepEqual(urls((await step(state, { take: 1 })).taken), [`${B}/2`]);
+      // a's turn (200) came before b's (300): a first, whatever the order of first sight.
+      now = 400;
+      await state.add([page(`${B}/3`)]);
+      assert.deepEqual(urls((await step(state, { take: 5 })).taken), [`${A}/2`, `${B}/3`]);
+    },
+    { now: () => now },
+  );
+});
+
+test('a custom normaliser decides which URLs are the same; the URL as added is handed back', async () => {
+  await withState(
+    async (state) => {
+      await state.add([page(`${A}/A`)]);
+      assert.equal(await state.add([page(`${A}/a`)]), 0);
+      await state.settleRobots(A, robotsOf(A, 0));
+      assert.deepEqual(urls((await step(state, { take: 5 })).taken), [`${A}/A`]);
+    },
+    { normalizeUrl: (url: string) => url.toLowerCase() },
+  );
+});
+
+test('results are read a page at a time, in URL order, while other calls go on', async () => {
+  await withState(async (state) => {
+    const all = Array.from({ length: 700 }, (_, i) => `${A}/${String(i).padStart(4, '0')}`);
+    await state.add(all.map((url) => page(url)));
+    await state.settleRobots(A, robotsOf(A, 0));
+    const { taken } = await step(state, { take: 600 });
+    await step(state, { finished: taken.map((item) => finished(item)) });
+    const read: string[] = [];
+    for await (const result of state.results()) {
+      read.push(result.url);
+      // Results recorded while the reading goes on are read when their place is still ahead.
+      if (read.length === 1) {
+        const rest = (await step(state, { take: 100 })).taken;
+        await step(state, { finished: rest.map((item) => finished(item)) });
+      }
     }
-    const results = state.results();
-    assert.equal(typeof results.next, 'function');
-    assert.deepEqual(urls([...results]), [...all].sort());
-    assert.equal([...state.results()][0]?.reason, 'noindex');
+    assert.deepEqual(read, all);
   });
 });
 
-test('resume continues a crawl; in-flight items are queued again', () => {
+test('resume continues a crawl: the record and counters kept, in-flight items queued again', async () => {
   const path = fresh();
-  let state = openSqliteCrawlState(path, { resume: true });
+  let now = 1_000;
+  const clock = { now: () => now };
+  let state = openSqliteCrawlState(path, { resume: true, ...clock });
   assert.equal(state.resumed, false, 'nothing to resume');
-  state.setMeta('options', '{"depth":3}');
-  state.setOriginData('https://a.test', '{"delay":1}');
-  state.addMany(['/1', '/2', '/3', '/4'].map((p, i) => page(`https://a.test${p}`, { depth: i })));
-  const [one, two] = state.take(2, ANY);
-  assert.ok(one && two);
-  state.complete(one, LISTED);
-  state.close();
-  state.close();
-  assert.throws(() => state.take(1, ANY), /closed/);
+  await state.create({ start: `${A}/`, options: '{"depth":3}', gapMs: 0 });
+  await state.add(
+    ['/1', '/2', '/3', '/4'].map((p, i) => page(`${A}${p}`, { depth: i, redirects: i })),
+  );
+  await state.add([page(`${B}/1`), page(`${B}/2`)]);
+  await state.settleRobots(A, robotsOf(A, 0));
+  await state.settleRobots(B, robotsOf(B, 0));
+  await state.claimSitemaps();
+  await state.settleSitemaps(7);
+  const taken = (await step(state, { take: 5 })).taken;
+  assert.deepEqual(urls(taken), [`${A}/1`, `${A}/2`, `${A}/3`, `${A}/4`, `${B}/1`]);
+  const [one, two] = taken;
+  const b1 = taken.find((item) => item.url === `${B}/1`);
+  assert.ok(one && two && b1);
+  await step(state, {
+    finished: [finished(one, { depthCut: 2 })],
+    released: [{ item: b1, notBefore: 5_000 }],
+  });
+  assert.deepEqual(await state.counts(), { queued: 2, inFlight: 3, done: 1, seen: 6 });
+  await state.close();
+  await state.close();
+  await assert.rejects(step(state, { take: 1 }), /closed/);
+  // close queued the items in flight again, in the file.
+  const db = new DatabaseSync(path);
+  assert.equal(
+    db.prepare(`SELECT count(*) AS n FROM urls WHERE state = ${IN_FLIGHT}`).get()?.['n'],
+    0,
+  );
+  db.close();
 
-  state = openSqliteCrawlState(path, { resume: true });
+  now = 2_000;
+  state = openSqliteCrawlState(path, { resume: true, ...clock });
   assert.equal(state.resumed, true);
-  assert.deepEqual(state.counts(), { queued: 3, inFlight: 0, done: 1, seen: 4 });
-  assert.equal(state.meta('options'), '{"depth":3}');
-  assert.equal(state.meta('other'), null);
-  assert.equal(state.originData('https://a.test'), '{"delay":1}');
-  const rest = state.take(5, ANY);
-  assert.deepEqual(urls(rest), ['https://a.test/2', 'https://a.test/3', 'https://a.test/4']);
-  assert.equal(rest[0]?.attempt, 2, 'the interrupted take counts');
-  assert.equal(rest[0]?.id, two.id);
-  assert.equal(state.add(page('https://a.test/1')), false);
-  state.close();
+  assert.deepEqual(await state.counts(), { queued: 5, inFlight: 0, done: 1, seen: 6 });
+  const record = await state.crawl();
+  assert.deepEqual(record, {
+    start: `${A}/`,
+    options: '{"depth":3}',
+    gapMs: 0,
+    createdAt: 1_000,
+    sitemapsRead: true,
+    sitemapUrls: 7,
+    depthCut: 2,
+    requested: 1,
+    finishedAt: null,
+  });
+  assert.equal(await state.claimSitemaps(), false, 'read');
+  // Hosts are forgotten: robots.txt again; b is still held by its Retry-After.
+  assert.equal(await state.robots(A), null);
+  const first = await step(state, { take: 10 });
+  assert.deepEqual(first.taken, []);
+  assert.deepEqual(first.robots, [A, B]);
+  await state.settleRobots(A, robotsOf(A, 0));
+  await state.settleRobots(B, robotsOf(B, 0));
+  const rest = await step(state, { take: 10 });
+  assert.deepEqual(urls(rest.taken), [`${A}/2`, `${A}/3`, `${A}/4`]);
+  assert.equal(rest.taken[0]?.attempt, 2, 'the interrupted take counts');
+  assert.deepEqual(
+    rest.taken.map((item) => item.redirects),
+    [1, 2, 3],
+    'redirects kept in the file',
+  );
+  assert.equal(rest.taken[0]?.id, two.id);
+  assert.equal(rest.waitMs, 3_000);
+  // A result of the take before the resume is not recorded: that lease is gone.
+  const late = await step(state, { finished: [finished(two)] });
+  assert.equal(late.lost, 1);
+  now = 5_000;
+  assert.deepEqual(urls((await step(state, { take: 10 })).taken), [`${B}/1`, `${B}/2`]);
+  assert.equal(await state.add([page(`${A}/1`)]), 0);
+  await state.close();
 
   state = openSqliteCrawlState(path, { resume: false });
   assert.equal(state.resumed, false);
-  assert.deepEqual(state.counts(), { queued: 0, inFlight: 0, done: 0, seen: 0 });
-  assert.equal(state.meta('options'), null);
-  assert.equal(state.add(page('https://a.test/1')), true);
-  state.close();
+  assert.equal(await state.crawl(), null);
+  assert.deepEqual(await state.counts(), { queued: 0, inFlight: 0, done: 0, seen: 0 });
+  assert.equal(await state.add([page(`${A}/1`)]), 1);
+  await state.close();
 });
 
-test('transaction commits its calls together, or none of them', () => {
+test('a step that fails in the database changes nothing, in the file or in memory', async () => {
   const path = fresh();
   let state = openSqliteCrawlState(path, { resume: false });
-  state.addMany(['/1', '/2', '/3'].map((p) => page(`https://a.test${p}`)));
-  const [one] = state.take(1, ANY);
-  assert.ok(one);
-
-  // A throw rolls back every call, the counts with them.
-  const before = state.counts();
-  assert.throws(
-    () =>
-      state.transaction(() => {
-        state.complete(one, LISTED, [page('https://a.test/new')]);
-        assert.equal(state.take(1, ANY).length, 1);
-        assert.equal(state.counts().done, 1);
-        throw new Error('boom');
-      }),
-    /boom/,
-  );
-  assert.deepEqual(state.counts(), before);
-  assert.equal(state.add(page('https://a.test/new')), true, 'the link was rolled back');
-
-  // Nested transactions join the outer one; a callback may not open one.
-  const taken = state.transaction(() => {
-    state.complete(one, LISTED);
-    return state.transaction(() =>
-      state.take(1, () => {
-        assert.throws(() => state.transaction(() => 0), /within its own callback/);
-        return true;
-      }),
-    );
-  });
-  assert.deepEqual(urls(taken), ['https://a.test/2']);
-  state.close();
-
+  await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+  await state.close();
+  // A real failure inside the transaction, at a take after the results and releases.
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TRIGGER boom BEFORE UPDATE OF state ON urls
+    WHEN NEW.state = ${IN_FLIGHT} AND OLD.key LIKE '%/boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+  db.close();
   state = openSqliteCrawlState(path, { resume: true });
-  assert.deepEqual(state.counts(), { queued: 3, inFlight: 0, done: 1, seen: 4 });
-  assert.deepEqual(
-    [...state.results()].map((r) => [r.url, r.outcome]),
-    [['https://a.test/1', 'listed']],
-  );
-  state.close();
+  try {
+    await state.add([page(`${A}/1`), page(`${A}/2`), page(`${B}/1`), page(`${B}/boom`)]);
+    await state.settleRobots(A, robotsOf(A, 0));
+    await state.settleRobots(B, robotsOf(B, 0));
+    const [one, two] = (await step(state, { take: 2 })).taken;
+    assert.ok(one && two);
+    const before = await state.counts();
+    await assert.rejects(
+      step(state, {
+        finished: [finished(one, { discovered: [page('https://c.test/1')], depthCut: 3 })],
+        released: [{ item: two, notBefore: Date.now() + 3_600_000 }],
+        take: 10,
+      }),
+      (error) =>
+        isWaymarkError(error) && error.code === 'io-failed' && /boom/.test(String(error.cause)),
+    );
+    assert.deepEqual(await state.counts(), before);
+    assert.equal(await state.reserve(A), 0, 'the hold on a was undone');
+    const after = await step(state, { finished: [finished(one)], take: 1 });
+    assert.equal(after.lost, 0, 'still in flight');
+    assert.equal(after.requested, 1);
+    assert.deepEqual(urls(after.taken), [`${B}/1`], 'b/1 was queued again');
+    assert.deepEqual(after.robots, [], 'c.test was never queued');
+    assert.equal((await state.crawl())?.depthCut, 0);
+    assert.deepEqual(await state.counts(), { queued: 1, inFlight: 2, done: 1, seen: 4 });
+  } finally {
+    await state.close();
+  }
 });
 
-test('a state file is locked while open, and other files are refused', () => {
+test('sitemaps given up are claimed again by the next state opened; a finish stays claimed', async () => {
+  const path = fresh();
+  let now = 1_000;
+  let state = openSqliteCrawlState(path, { resume: false, now: () => now });
+  await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+  assert.equal(await state.claimSitemaps(), true);
+  await state.settleSitemaps(null);
+  now = 1_500;
+  assert.equal(await state.claimFinish(), true);
+  await state.close();
+  state = openSqliteCrawlState(path, { resume: true });
+  assert.equal((await state.crawl())?.finishedAt, 1_500);
+  assert.equal(await state.claimFinish(), false, 'claimed once per crawl, across resumes');
+  assert.equal(await state.claimSitemaps(), true);
+  await state.close();
+});
+
+test('a state file is locked while open, and other files are refused', async () => {
   const path = fresh();
   const state = openSqliteCrawlState(path, { resume: false });
   assert.throws(
     () => openSqliteCrawlState(path, { resume: true }),
     (error) => isWaymarkError(error) && /in use by another process/.test(error.message),
   );
-  state.close();
+  await state.close();
 
   const other = fresh();
   const db = new DatabaseSync(other);
@@ -353,36 +365,64 @@ test('a state file is locked while open, and other files are refused', () => {
   );
 });
 
-test('a temporary state is deleted on close', () => {
+test('a state of an older schema is refused on resume and replaced without', async () => {
+  const path = fresh();
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA application_id = ${0x57594d43}; PRAGMA user_version = 2;
+    CREATE TABLE urls (id INTEGER PRIMARY KEY); CREATE TABLE origins (origin TEXT);`);
+  db.close();
+  assert.throws(
+    () => openSqliteCrawlState(path, { resume: true }),
+    (error) =>
+      isWaymarkError(error) &&
+      error.code === 'invalid-argument' &&
+      /schema version 2, this waymark reads 3; start afresh without resume/.test(error.message),
+  );
+  const state = openSqliteCrawlState(path, { resume: false });
+  assert.equal(await state.add([page(`${A}/1`)]), 1);
+  await state.close();
+});
+
+test('a temporary state is deleted on close', async () => {
   const state = openSqliteCrawlState(null, { resume: false });
-  state.add(page('https://a.test/'));
+  await state.add([page(`${A}/`)]);
   assert.ok(existsSync(state.path));
-  state.close();
+  assert.equal(state.location, state.path);
+  await state.close();
   assert.ok(!existsSync(state.path));
 });
 
-test('misuse is reported', () => {
-  withState((state) => {
-    const bad: [Partial<FrontierItem>, RegExp][] = [
-      [{ origin: '' }, /origin/],
-      [{ priority: Number.NaN }, /priority/],
-      [{ depth: -1 }, /depth/],
-      [{ depth: 1.5 }, /depth/],
-      [{ kind: 'image' as 'page' }, /kind/],
-      [{ url: '/relative' }, /not absolute/],
+test('misuse is refused before anything changes', async () => {
+  await withState(async (state) => {
+    await state.add([page(`${A}/1`), page(`${A}/2`)]);
+    await state.settleRobots(A, robotsOf(A, 0));
+    const [one] = (await step(state, { take: 1 })).taken;
+    assert.ok(one);
+    const bad: [Partial<StepRequest>, RegExp][] = [
+      [{ finished: [finished(one, { result: { ...LISTED, data: {} as string } })] }, /data must/],
+      [
+        { finished: [finished(one, { result: { ...LISTED, outcome: 'ok' as 'listed' } })] },
+        /outcome/,
+      ],
+      [{ finished: [finished(one, { result: { ...LISTED, status: 2.5 } })] }, /status/],
+      [{ finished: [finished(one, { depthCut: -1 })] }, /depthCut/],
+      [{ finished: [finished(one, { item: { ...one, id: Number.NaN } })] }, /not an item taken/],
+      [{ released: [{ item: one, notBefore: Number.NaN }] }, /notBefore/],
     ];
-    for (const [extra, message] of bad) {
-      assert.throws(() => state.add({ ...page('https://a.test/'), ...extra }), message);
+    for (const [request, message] of bad) {
+      await assert.rejects(step(state, { ...request, take: 1 }), message);
     }
-    state.add(page('https://a.test/'));
-    assert.throws(
-      () => state.take(1, () => state.add(page('https://a.test/2'))),
-      /within its own callback/,
+    await assert.rejects(state.settleRobots(A, robotsOf(A, -1)), /gapMs/);
+    await assert.rejects(state.settleRobots('', robotsOf(A, 0)), /origin/);
+    await assert.rejects(state.reserve(''), /origin/);
+    await assert.rejects(state.settleSitemaps(-1), /sitemapUrls/);
+    await assert.rejects(state.create({ start: '', options: '{}', gapMs: 0 }), /start URL/);
+    await assert.rejects(
+      state.create({ start: `${A}/`, options: '{}', gapMs: Number.NaN }),
+      /gapMs/,
     );
-    assert.throws(() => state.take(-1, ANY), /counts >= 0/);
-    // The failed take changed nothing.
-    assert.deepEqual(state.counts(), { queued: 1, inFlight: 0, done: 0, seen: 1 });
-    assert.equal(state.take(1, ANY).length, 1);
+    assert.deepEqual(await state.counts(), { queued: 1, inFlight: 1, done: 0, seen: 2 });
+    assert.equal((await step(state, { finished: [finished(one)] })).lost, 0);
   });
 });
 
@@ -418,15 +458,20 @@ test('kill -9 mid-crawl loses nothing, repeats nothing and corrupts nothing', as
   // A clock far ahead, so items held back by a release are queued too.
   const state = openSqliteCrawlState(path, { resume: true, now: () => Number.MAX_SAFE_INTEGER });
   try {
-    const counts = state.counts();
+    const counts = await state.counts();
     assert.equal(counts.inFlight, 0);
-    const done = new Map([...state.results()].map((result) => [result.url, result.depth]));
-    const queued = state.take(Number.MAX_SAFE_INTEGER, ANY);
+    const done = new Map((await resultsOf(state)).map((result) => [result.url, result.depth]));
+    const all = { take: Number.MAX_SAFE_INTEGER };
+    for (const origin of (await step(state, all)).robots) {
+      await state.settleRobots(origin, robotsOf(origin, 0));
+    }
+    const queued = (await step(state, all)).taken;
     assert.equal(done.size, counts.done);
     assert.equal(queued.length, counts.queued, 'every queued item can be taken');
     assert.equal(counts.seen, done.size + queued.length);
+    assert.equal((await state.crawl())?.requested, done.size, 'the counter kept up');
 
-    // Each completion the child saw committed is recorded, and never queued again.
+    // Each result the child saw committed is recorded, and never queued again.
     for (const url of logged) assert.ok(done.has(url), `lost result of ${url}`);
     for (const item of queued) assert.ok(!done.has(item.url), `done yet queued: ${item.url}`);
 
@@ -441,53 +486,6 @@ test('kill -9 mid-crawl loses nothing, repeats nothing and corrupts nothing', as
       for (const link of linksOf(url, depth)) assert.ok(seen.has(link), `page without ${link}`);
     }
   } finally {
-    state.close();
-  }
-});
-
-test('a URL both linked and named by a sitemap keeps both facts, in either order', () => {
-  const state = openSqliteCrawlState(null, { resume: false });
-  try {
-    const item = (url: string, kind: 'page' | 'sitemap') => ({
-      url,
-      origin: 'https://a.test',
-      priority: kind === 'page' ? 100 : 10,
-      depth: 1,
-      via: kind === 'page' ? 'https://a.test/' : 'sitemap',
-      kind,
-    });
-    state.addMany([
-      item('https://a.test/both-1', 'sitemap'),
-      item('https://a.test/both-2', 'page'),
-      item('https://a.test/orphan', 'sitemap'),
-      item('https://a.test/unlisted', 'page'),
-    ]);
-    state.addMany([
-      item('https://a.test/both-1', 'page'),
-      item('https://a.test/both-2', 'sitemap'),
-    ]);
-    for (;;) {
-      const [taken] = state.take(1, () => true);
-      if (taken === undefined) break;
-      state.complete(taken, {
-        status: 200,
-        outcome: 'listed',
-        reason: null,
-        lastmod: null,
-        finalUrl: null,
-        data: null,
-      });
-    }
-    assert.deepEqual(
-      [...state.results()].map((r) => [r.url.slice(15), r.linked, r.inSitemap]),
-      [
-        ['both-1', true, true],
-        ['both-2', true, true],
-        ['orphan', false, true],
-        ['unlisted', true, false],
-      ],
-    );
-  } finally {
-    state.close();
+    await state.close();
   }
 });

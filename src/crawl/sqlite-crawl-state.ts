@@ -1,38 +1,38 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import type {
-  CompleteOptions,
+  CrawlRecord,
   CrawlResult,
-  CrawlResultFields,
   CrawlState,
   FrontierCounts,
   FrontierItem,
-  TakenItem,
-  TakeOptions,
-} from './frontier.ts';
-import { type OriginHead, OriginHeads } from './internal/sqlite-heads.ts';
+  HostRobots,
+  NewCrawl,
+  StepRequest,
+  StepResult,
+} from './crawl-state.ts';
 import {
+  checkNewCrawl,
+  checkOrigin,
+  checkRobots,
+  checkSitemapUrls,
+  checkStep,
   defaultNormalizeUrl,
-  type InsertValues,
-  insertValues,
-  notInFlight,
-  toResult,
-  toTakenItem,
-} from './internal/sqlite-rows.ts';
+  takeLimit,
+} from './internal/crawl-state-input.ts';
+import { HostTable } from './internal/host-table.ts';
+import { SqliteQueue } from './internal/sqlite-queue.ts';
+import { META, readMeta, readRecord, writeRecord } from './internal/sqlite-record.ts';
+import { toResult } from './internal/sqlite-rows.ts';
 import {
-  DONE,
-  HELD,
-  IN_FLIGHT,
   isSqliteError,
   openError,
   prepareDatabase,
-  QUEUED,
   type Synchronous,
 } from './internal/sqlite-schema.ts';
-import { Statements, type TakenRow } from './internal/sqlite-statements.ts';
+import { type ResultRow, Statements } from './internal/sqlite-statements.ts';
+import { makeTempDir, removeTempDir } from './internal/sqlite-temp-dir.ts';
 
 /** Options of {@link openSqliteCrawlState}. */
 export interface SqliteCrawlStateOptions {
@@ -48,7 +48,10 @@ export interface SqliteCrawlStateOptions {
    * Must not change between a crawl and its resume.
    */
   readonly normalizeUrl?: (url: string) => string;
-  /** The clock `notBefore` is compared with, in epoch milliseconds. Default `Date.now`. */
+  /**
+   * The clock politeness runs on (hosts' turns, `notBefore`) and `createdAt`/`finishedAt`
+   * are read from, in epoch milliseconds. Default `Date.now`.
+   */
   readonly now?: () => number;
   /**
    * `normal` (default) survives the process being killed at any instant; `full` also
@@ -57,23 +60,29 @@ export interface SqliteCrawlStateOptions {
   readonly synchronous?: Synchronous;
 }
 
+/** Results read per query while {@link SqliteCrawlState.results} is iterated. */
+const RESULTS_PAGE = 256;
+
+/** Where the sitemaps are: see {@link CrawlState.claimSitemaps}. */
+type SitemapsState = 'unclaimed' | 'claimed' | 'given-up' | 'read';
+
 /**
  * Opens (or creates) a crawl state in an SQLite file with `node:sqlite`; `path` null uses a
  * temporary file deleted on close. Every change is one transaction, committed before the
- * method returns (or, inside {@link SqliteCrawlState.transaction}, when that returns), so a
- * process killed at any instant (even `kill -9`) leaves the state as of its last completed
- * commit. One process at a time: the file stays locked while open.
+ * returned promise settles, so a process killed at any instant (even `kill -9`) leaves the
+ * state as of its last completed commit. One process at a time: the file stays locked while
+ * open. Hosts (their turns and robots.txt outcomes) are kept in memory only: a resumed state
+ * hands out every host's robots.txt fetch again.
  *
  * @example
  * ```ts
  * const state = openSqliteCrawlState('crawl.db', { resume: true });
  * try {
- *   if (!state.resumed) state.add({ url: seed, origin: new URL(seed).origin, priority: 0, depth: 0, via: null, kind: 'page' });
- *   for (let batch = state.take(8, ready); batch.length > 0; batch = state.take(8, ready)) {
- *     for (const item of batch) state.complete(item, await crawlOne(item), linksOf(item));
- *   }
+ *   const record = (await state.crawl()) ?? (await state.create({ start, options: '{}', gapMs: 0 }));
+ *   await state.add([{ url: record.start, origin: new URL(record.start).origin, priority: 0, depth: 0, via: null, kind: 'page' }]);
+ *   const { taken, robots } = await state.step({ finished: [], released: [], take: 8 });
  * } finally {
- *   state.close();
+ *   await state.close();
  * }
  * ```
  */
@@ -81,7 +90,7 @@ export function openSqliteCrawlState(
   path: string | null,
   options: SqliteCrawlStateOptions,
 ): SqliteCrawlState {
-  const tempDir = path === null ? mkdtempSync(join(tmpdir(), 'waymark-crawl-')) : null;
+  const tempDir = path === null ? makeTempDir() : null;
   const file = tempDir === null ? (path as string) : join(tempDir, 'crawl-state.db');
   let db: DatabaseSync | undefined;
   try {
@@ -95,58 +104,39 @@ export function openSqliteCrawlState(
   }
 }
 
-function removeTempDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** Temporary states still open; one `exit` listener for all of them, added once. */
-const temporaryDirs = new Set<string>();
-let exitListener = false;
-
 /**
- * A temporary state goes with the process too, when it ends without closing the state
- * (`process.exit` after a second Ctrl-C, say); only SIGKILL can leave it behind.
- */
-function removedAtExit(dir: string): void {
-  if (!exitListener) {
-    exitListener = true;
-    process.on('exit', () => {
-      for (const open of temporaryDirs) removeTempDir(open);
-    });
-  }
-  temporaryDirs.add(dir);
-}
-
-/**
- * A {@link CrawlState} in SQLite, from {@link openSqliteCrawlState}. Memory stays flat
- * however many URLs it holds: nothing is kept in JavaScript but the counts.
+ * A {@link CrawlState} in SQLite, from {@link openSqliteCrawlState}, for one process. Memory
+ * grows with the number of hosts, never with the number of URLs: of those only the counts
+ * are kept in JavaScript.
  *
- * Cost per call: `add` and `complete` are index lookups and inserts; `take` costs one index
- * seek per origin with queued items (to ask `originReady`) plus two per item taken, so it
- * suits crawls of up to some thousands of origins, each with any number of URLs.
+ * Cost of a step: an index seek or two per result, per URL found and per item taken, one per
+ * host given items, and one commit; finding the ready hosts costs nothing per host waiting.
  *
  * @example
  * ```ts
  * const state: SqliteCrawlState = openSqliteCrawlState(null, { resume: false });
- * console.log(state.path, state.counts());
- * state.close();
+ * console.log(state.path, await state.counts());
+ * await state.close();
  * ```
  */
 export class SqliteCrawlState implements CrawlState {
-  readonly resumed: boolean;
+  readonly location: string;
   /** The database file (a temporary one when opened with a null path). */
   readonly path: string;
+  /** True when the state was opened with `resume` and held an earlier crawl. */
+  readonly resumed: boolean;
   readonly #db: DatabaseSync;
   readonly #s: Statements;
   readonly #tempDir: string | null;
-  readonly #normalize: (url: string) => string;
   readonly #now: () => number;
-  #counts: { queued: number; inFlight: number; done: number; seen: number };
-  /**
-   * `call`: a call is writing (a callback of it may not call this state); `batch`: inside
-   * {@link transaction} between calls, each of which joins its one open transaction.
-   */
-  #phase: 'idle' | 'batch' | 'call' = 'idle';
+  readonly #hosts: HostTable;
+  readonly #queue: SqliteQueue;
+  /** The record's values a step needs, as stored. */
+  #gapMs = 0;
+  #requested = 0;
+  #depthCut = 0;
+  #finished = false;
+  #sitemaps: SitemapsState = 'unclaimed';
   #closed = false;
 
   /** Use {@link openSqliteCrawlState}. */
@@ -159,263 +149,234 @@ export class SqliteCrawlState implements CrawlState {
   ) {
     this.#db = db;
     this.path = path;
+    this.location = path;
     this.#tempDir = tempDir;
     this.resumed = resumed;
-    this.#normalize = options.normalizeUrl ?? defaultNormalizeUrl;
     this.#now = options.now ?? Date.now;
     this.#s = new Statements(db);
-    if (tempDir !== null) removedAtExit(tempDir);
     // Whatever was in flight when the last process stopped was interrupted.
     if (resumed) this.#s.requeueInFlight.run();
-    this.#counts = { queued: 0, inFlight: 0, done: 0, seen: 0 };
-    for (const row of this.#s.countByState.all()) {
-      const n = Number(row['n']);
-      const state = row['state'];
-      if (state === QUEUED || state === HELD) this.#counts.queued += n;
-      else if (state === IN_FLIGHT) this.#counts.inFlight += n;
-      else if (state === DONE) this.#counts.done += n;
-      this.#counts.seen += n;
-    }
+    this.#hosts = new HostTable(() => this.#gapMs);
+    this.#queue = new SqliteQueue(
+      this.#s,
+      this.#hosts,
+      options.normalizeUrl ?? defaultNormalizeUrl,
+    );
+    const meta = readMeta(this.#s);
+    const number = (key: string) => Number(meta.get(key) ?? 0) || 0;
+    this.#gapMs = number(META.gapMs);
+    this.#requested = number(META.requested);
+    this.#depthCut = number(META.depthCut);
+    this.#finished = meta.has(META.finishedAt);
+    if (meta.get(META.sitemapsRead) === '1') this.#sitemaps = 'read';
   }
 
-  add(item: FrontierItem): boolean {
-    return this.addMany([item]) === 1;
+  async crawl(): Promise<CrawlRecord | null> {
+    this.#checkOpen();
+    return readRecord(this.#s);
   }
 
-  addMany(items: readonly FrontierItem[]): number {
-    const rows = items.map((item) => this.#row(item));
-    const added = this.#write(() => this.#insert(rows));
-    this.#counts.queued += added;
-    this.#counts.seen += added;
-    return added;
+  async create(crawl: NewCrawl): Promise<CrawlRecord> {
+    this.#checkOpen();
+    checkNewCrawl(crawl);
+    const stored = readRecord(this.#s);
+    if (stored !== null) return stored;
+    this.#write(() => writeRecord(this.#s, crawl, this.#now()));
+    this.#gapMs = crawl.gapMs;
+    return readRecord(this.#s) as CrawlRecord;
   }
 
-  take(
-    limit: number,
-    originReady: (origin: string) => boolean,
-    options: TakeOptions = {},
-  ): TakenItem[] {
-    const perOrigin = options.perOrigin ?? Number.POSITIVE_INFINITY;
-    if (!(limit >= 0) || !(perOrigin >= 0)) {
-      throw new WaymarkError(
-        'invalid-argument',
-        `take needs counts >= 0, got ${limit}, ${perOrigin}`,
-      );
-    }
-    if (limit < 1 || perOrigin < 1) return [];
-    const taken = this.#write(() => {
-      this.#s.requeueDue.run(this.#now());
-      // Every origin with queued items, one index seek each; the ready ones' heads.
-      const ready: OriginHead[] = [];
-      let origin = this.#s.nextOrigin.get('')?.['origin'];
-      while (typeof origin === 'string') {
-        if (originReady(origin)) {
-          const head = this.#head(origin);
-          if (head !== undefined) ready.push(head);
+  async add(items: readonly FrontierItem[]): Promise<number> {
+    this.#checkOpen();
+    const rows = items.map((item) => this.#queue.row(item));
+    return this.#write(() => this.#queue.insert(rows));
+  }
+
+  async step(request: StepRequest): Promise<StepResult> {
+    this.#checkOpen();
+    // Everything is checked before the transaction begins: bad input changes nothing.
+    checkStep(request);
+    const queue = this.#queue;
+    const found = request.finished.map((done) => done.discovered.map((item) => queue.row(item)));
+    const now = this.#now();
+    return this.#write(() => {
+      queue.requeueDue(now);
+      let lost = 0;
+      let requested = 0;
+      let depthCut = 0;
+      request.finished.forEach((done, i) => {
+        if (!queue.record(done, found[i] ?? [])) {
+          lost++;
+          return;
         }
-        origin = this.#s.nextOrigin.get(origin)?.['origin'];
+        if (done.requested) requested++;
+        depthCut += done.depthCut;
+      });
+      if (requested > 0) {
+        this.#requested += requested;
+        this.#s.setMeta.run(META.requested, String(this.#requested));
       }
-      const heads = new OriginHeads(ready);
-      const out: TakenItem[] = [];
-      const perOriginTaken = new Map<string, number>();
-      while (out.length < limit) {
-        const head = heads.shift();
-        if (head === undefined) break;
-        const row = this.#s.markInFlight.get(head.id) as unknown as TakenRow;
-        out.push(toTakenItem(row));
-        const count = (perOriginTaken.get(head.origin) ?? 0) + 1;
-        perOriginTaken.set(head.origin, count);
-        if (count < perOrigin) {
-          const next = this.#head(head.origin);
-          if (next !== undefined) heads.insert(next);
-        }
+      if (depthCut > 0) {
+        this.#depthCut += depthCut;
+        this.#s.setMeta.run(META.depthCut, String(this.#depthCut));
       }
-      return out;
+      for (const released of request.released) queue.release(released, now);
+      // take 0 only records: no items, and no robots.txt fetches either.
+      const limit = takeLimit(request.take, request.maxRequested, this.#requested);
+      const taken = limit > 0 ? queue.take(limit, now) : [];
+      const robots = request.take > 0 ? this.#hosts.claimWantedRobots(now) : [];
+      const waitMs = this.#hosts.waitMs(now);
+      return { taken, robots, lost, open: this.#open(), waitMs, requested: this.#requested };
     });
-    this.#counts.queued -= taken.length;
-    this.#counts.inFlight += taken.length;
-    return taken;
   }
 
-  complete(
-    item: TakenItem,
-    result: CrawlResultFields,
-    discovered: readonly FrontierItem[] = [],
-    options: CompleteOptions = {},
-  ): number {
-    const rows = discovered.map((link) => this.#row(link));
-    const added = this.#write(() => {
-      const { status, outcome, reason, lastmod, finalUrl, data } = result;
-      const changed = this.#s.complete.run(
-        status,
-        outcome,
-        reason,
-        lastmod,
-        finalUrl,
-        data,
-        item.id,
-      );
-      if (changed.changes !== 1) throw notInFlight(item);
-      if (options.originData !== undefined) {
-        this.#s.setOrigin.run(item.origin, options.originData);
-      }
-      return this.#insert(rows);
-    });
-    this.#counts.inFlight -= 1;
-    this.#counts.done += 1;
-    this.#counts.queued += added;
-    this.#counts.seen += added;
-    return added;
+  async claimRobots(origin: string): Promise<'fetch' | 'known' | 'busy'> {
+    this.#checkOpen();
+    checkOrigin(origin);
+    return this.#hosts.claimRobots(origin, this.#now());
   }
 
-  release(item: TakenItem, notBefore?: number): void {
-    const held = notBefore !== undefined && notBefore > this.#now();
+  async settleRobots(origin: string, robots: HostRobots): Promise<void> {
+    this.#checkOpen();
+    checkRobots(origin, robots);
+    this.#hosts.settleRobots(origin, copyRobots(robots), this.#now());
+  }
+
+  async robots(origin: string): Promise<HostRobots | null> {
+    this.#checkOpen();
+    const robots = this.#hosts.robots(origin);
+    return robots === null ? null : copyRobots(robots);
+  }
+
+  async reserve(origin: string): Promise<number> {
+    this.#checkOpen();
+    checkOrigin(origin);
+    return this.#hosts.reserve(origin, this.#now());
+  }
+
+  async claimSitemaps(): Promise<boolean> {
+    this.#checkOpen();
+    if (this.#sitemaps !== 'unclaimed') return false;
+    this.#sitemaps = 'claimed';
+    return true;
+  }
+
+  async settleSitemaps(sitemapUrls: number | null): Promise<void> {
+    this.#checkOpen();
+    checkSitemapUrls(sitemapUrls);
+    if (this.#sitemaps === 'read') return;
+    if (sitemapUrls === null) {
+      // Kept in memory only: the next state opened on the file may claim them again.
+      this.#sitemaps = 'given-up';
+      return;
+    }
     this.#write(() => {
-      const changed = this.#s.release.run(held ? HELD : QUEUED, held ? notBefore : null, item.id);
-      if (changed.changes !== 1) throw notInFlight(item);
+      this.#s.setMeta.run(META.sitemapUrls, String(sitemapUrls));
+      this.#s.setMeta.run(META.sitemapsRead, '1');
+      this.#sitemaps = 'read';
     });
-    this.#counts.inFlight -= 1;
-    this.#counts.queued += 1;
   }
 
-  heldUntil(): number | null {
+  async claimFinish(stopped = false): Promise<boolean> {
     this.#checkOpen();
-    const at = this.#s.heldUntil.get()?.['at'];
-    return typeof at === 'number' ? at : null;
+    if (this.#finished || this.#open(stopped)) return false;
+    this.#write(() => {
+      this.#s.setMeta.run(META.finishedAt, String(this.#now()));
+      this.#finished = true;
+    });
+    return true;
   }
 
-  counts(): FrontierCounts {
-    return { ...this.#counts };
-  }
-
-  *results(): IterableIterator<CrawlResult> {
+  async counts(): Promise<FrontierCounts> {
     this.#checkOpen();
-    for (const row of this.#s.results()) yield toResult(row);
-  }
-
-  meta(key: string): string | null {
-    this.#checkOpen();
-    const value = this.#s.getMeta.get(key)?.['value'];
-    return typeof value === 'string' ? value : null;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.#write(() => this.#s.setMeta.run(key, value));
-  }
-
-  originData(origin: string): string | null {
-    this.#checkOpen();
-    const data = this.#s.getOrigin.get(origin)?.['data'];
-    return typeof data === 'string' ? data : null;
-  }
-
-  setOriginData(origin: string, data: string): void {
-    this.#write(() => this.#s.setOrigin.run(origin, data));
+    return this.#queue.snapshot();
   }
 
   /**
-   * Runs `fn` in one write transaction: every call it makes on this state is committed
-   * together when it returns, or rolled back when it throws. One commit for many results is
-   * what keeps a fast crawl from writing the database once per page.
-   *
-   * @example
-   * ```ts
-   * const taken = state.transaction(() => {
-   *   state.complete(item, result, links);
-   *   return state.take(1, () => true);
-   * });
-   * ```
+   * Every recorded result in key order, a page of rows per query: each page is read whole
+   * (nothing stays open between them), so other calls may run while this is iterated.
    */
-  transaction<T>(fn: () => T): T {
-    if (this.#phase === 'batch') return fn();
-    const counts = { ...this.#counts };
-    try {
-      return this.#write(() => {
-        this.#phase = 'batch';
-        try {
-          return fn();
-        } finally {
-          this.#phase = 'call';
-        }
-      });
-    } catch (error) {
-      // Rolled back: the counts go back with it.
-      this.#counts = counts;
-      throw error;
+  async *results(): AsyncIterable<CrawlResult> {
+    let after = '';
+    for (;;) {
+      this.#checkOpen();
+      const rows = this.#s.results.all(after, RESULTS_PAGE) as unknown as ResultRow[];
+      for (const row of rows) yield toResult(row);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < RESULTS_PAGE) return;
+      after = last.key;
     }
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
-    if (this.#tempDir !== null) {
-      temporaryDirs.delete(this.#tempDir);
-      removeTempDir(this.#tempDir);
-    }
-  }
-
-  /** The values of an insert row, checked and with the URL normalised. */
-  #row(item: FrontierItem): InsertValues {
-    return insertValues(item, this.#normalize(item.url));
-  }
-
-  #insert(rows: readonly InsertValues[]): number {
-    let added = 0;
-    for (const row of rows) {
-      const changes = Number(this.#s.insert.run(...row).changes);
-      added += changes;
-      if (changes === 0) {
-        const [key, , , , , , , linked, inSitemap] = row;
-        this.#s.markSeen.run(linked, inSitemap, key, linked, inSitemap);
+    try {
+      // A resume would queue them again too; at once, so the file says so now.
+      if (this.#tempDir === null && this.#queue.counts.inFlight > 0) {
+        this.#write(() => this.#queue.requeueInFlight());
       }
+    } finally {
+      this.#closed = true;
+      this.#db.close();
+      if (this.#tempDir !== null) removeTempDir(this.#tempDir);
     }
-    return added;
   }
 
-  #head(origin: string): OriginHead | undefined {
-    const row = this.#s.head.get(origin) as Omit<OriginHead, 'origin'> | undefined;
-    return row === undefined ? undefined : { ...row, origin };
+  /**
+   * See {@link StepResult.open}; `stopped` (see {@link CrawlState.claimFinish}): items still
+   * queued do not count.
+   */
+  #open(stopped = false): boolean {
+    const { queued, inFlight } = this.#queue.counts;
+    const sitemapsSettled = this.#sitemaps === 'read' || this.#sitemaps === 'given-up';
+    const waiting = queued > 0 && !stopped;
+    return waiting || inFlight > 0 || this.#hosts.robotsClaimed > 0 || !sitemapsSettled;
   }
 
-  /** Runs `fn` in one write transaction: all of it is committed, or none of it. */
+  /**
+   * Runs `fn` in one write transaction: all of it is committed, or none of it, and then the
+   * hosts, counts and record values kept in memory go back to what they were too.
+   */
   #write<T>(fn: () => T): T {
     this.#checkOpen();
-    if (this.#phase === 'call') {
-      throw new WaymarkError('invalid-argument', 'crawl state called from within its own callback');
-    }
-    if (this.#phase === 'batch') {
-      this.#phase = 'call';
-      try {
-        return fn();
-      } finally {
-        this.#phase = 'batch';
-      }
-    }
-    this.#phase = 'call';
+    const saved = {
+      counts: this.#queue.snapshot(),
+      requested: this.#requested,
+      depthCut: this.#depthCut,
+      finished: this.#finished,
+      sitemaps: this.#sitemaps,
+    };
+    this.#hosts.begin();
     try {
       this.#db.exec('BEGIN IMMEDIATE');
       try {
         const value = fn();
         this.#db.exec('COMMIT');
+        this.#hosts.commit();
         return value;
       } catch (error) {
         if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
         throw error;
       }
     } catch (error) {
+      this.#hosts.rollback();
+      this.#queue.counts = saved.counts;
+      this.#requested = saved.requested;
+      this.#depthCut = saved.depthCut;
+      this.#finished = saved.finished;
+      this.#sitemaps = saved.sitemaps;
       throw isSqliteError(error)
-        ? new WaymarkError('io-failed', `crawl state write failed: ${this.path}`, {
-            cause: error,
-          })
+        ? new WaymarkError('io-failed', `crawl state write failed: ${this.path}`, { cause: error })
         : error;
-    } finally {
-      this.#phase = 'idle';
     }
   }
 
   #checkOpen(): void {
-    if (this.#closed)
-      throw new WaymarkError('invalid-argument', `crawl state is closed: ${this.path}`);
+    if (this.#closed) throw new WaymarkError('usage', `crawl state is closed: ${this.path}`);
   }
+}
+
+/** A copy whose body the caller may change without changing the state's. */
+function copyRobots(robots: HostRobots): HostRobots {
+  return { ...robots, body: robots.body === null ? null : robots.body.slice() };
 }

@@ -1,8 +1,6 @@
-import { WaymarkError } from '../../shared/waymark-error.ts';
-import type { CrawlResult, FrontierItem, TakenItem } from '../frontier.ts';
+import type { CrawlResult, FrontierItem, TakenItem } from '../crawl-state.ts';
+import { checkItem } from './crawl-state-input.ts';
 import type { ResultRow, TakenRow } from './sqlite-statements.ts';
-
-const KINDS = new Set(['robots', 'sitemap', 'page']);
 
 /** The values bound by the insert statement, in its column order. */
 export type InsertValues = [
@@ -15,20 +13,8 @@ export type InsertValues = [
   via: string | null,
   linked: number,
   inSitemap: number,
+  redirects: number,
 ];
-
-/**
- * The dedupe key of a URL when the caller gives no normaliser: the WHATWG serialisation
- * without the fragment.
- */
-export function defaultNormalizeUrl(url: string): string {
-  if (!URL.canParse(url)) {
-    throw new WaymarkError('invalid-argument', `frontier URL is not absolute: ${url}`);
-  }
-  const parsed = new URL(url);
-  parsed.hash = '';
-  return parsed.href;
-}
 
 /**
  * The insert values of an item, checked; `url` is stored only when it differs from its key,
@@ -36,36 +22,17 @@ export function defaultNormalizeUrl(url: string): string {
  */
 export function insertValues(item: FrontierItem, key: string): InsertValues {
   checkItem(item);
-  const { url, origin, kind, priority, depth, via } = item;
+  const { url, origin, kind, priority, depth, via, redirects = 0 } = item;
   // A page is reached by a link (or is the start page); a sitemap item is named by a sitemap.
   const linked = kind === 'page' ? 1 : 0;
   const inSitemap = kind === 'sitemap' ? 1 : 0;
-  return [key, url === key ? null : url, origin, kind, priority, depth, via, linked, inSitemap];
-}
-
-function checkItem(item: FrontierItem): void {
-  const problem =
-    typeof item.url !== 'string'
-      ? 'url must be a string'
-      : typeof item.origin !== 'string' || item.origin === ''
-        ? 'origin must be a non-empty string'
-        : !Number.isFinite(item.priority)
-          ? 'priority must be a finite number'
-          : !Number.isSafeInteger(item.depth) || item.depth < 0
-            ? 'depth must be an integer >= 0'
-            : !KINDS.has(item.kind)
-              ? 'kind must be robots, sitemap or page'
-              : item.via !== null && typeof item.via !== 'string'
-                ? 'via must be a string or null'
-                : null;
-  if (problem !== null) {
-    throw new WaymarkError('invalid-argument', `frontier item ${problem}: ${String(item.url)}`);
-  }
+  const stored = url === key ? null : url;
+  return [key, stored, origin, kind, priority, depth, via, linked, inSitemap, redirects];
 }
 
 export function toTakenItem(row: TakenRow): TakenItem {
-  const { id, url, origin, kind, priority, depth, via, attempts } = row;
-  return { url, origin, priority, depth, via, kind, id, attempt: attempts };
+  const { id, url, origin, kind, priority, depth, via, attempts, redirects } = row;
+  return { url, origin, priority, depth, via, kind, id, attempt: attempts, redirects };
 }
 
 export function toResult(row: ResultRow): CrawlResult {
@@ -84,8 +51,4 @@ export function toResult(row: ResultRow): CrawlResult {
     linked: row.linked === 1,
     inSitemap: row.in_sitemap === 1,
   };
-}
-
-export function notInFlight(item: TakenItem): WaymarkError {
-  return new WaymarkError('invalid-argument', `frontier item is not in flight: ${item.url}`);
 }

@@ -3,8 +3,12 @@ import { WaymarkError } from '../../shared/waymark-error.ts';
 
 /** `PRAGMA application_id` of a waymark crawl state: `WYMC`. */
 export const APPLICATION_ID = 0x57594d43;
-/** `PRAGMA user_version`: the schema version, raised on any incompatible change. */
-export const SCHEMA_VERSION = 2;
+/**
+ * `PRAGMA user_version`: the schema version, raised on any incompatible change. 3: the crawl
+ * record in `meta` (counters `requested` and `depth-cut` kept there), no `origins` table,
+ * `urls.redirects`.
+ */
+export const SCHEMA_VERSION = 3;
 
 const SQLITE_BUSY = 5;
 const SQLITE_NOTADB = 26;
@@ -13,7 +17,7 @@ const SQLITE_NOTADB = 26;
 export const QUEUED = 0;
 export const IN_FLIGHT = 1;
 export const DONE = 2;
-/** Released with a `notBefore` still ahead; queued again by the first take after it. */
+/** Released with a `notBefore` still ahead; queued again by the first step after it. */
 export const HELD = 3;
 
 // One row per URL ever added; the row is the item, its state and, once done, its result, so
@@ -21,7 +25,8 @@ export const HELD = 3;
 // `id` (the rowid) is the FIFO order. `url` is NULL when the URL as added equals its
 // normalised `key`, which is the common case and halves the space taken by URLs.
 // The partial indexes hold only queued and held rows, so they stay small however many
-// URLs are done, and taking an item (which moves it out of them) is cheap.
+// URLs are done, and taking an item (which moves it out of them) is cheap. Hosts are not
+// stored: one process owns the file and keeps them in memory (see host-table.ts).
 const SCHEMA = `
 CREATE TABLE urls (
   id          INTEGER PRIMARY KEY,
@@ -31,6 +36,7 @@ CREATE TABLE urls (
   kind        TEXT    NOT NULL,
   priority    NUMERIC NOT NULL,
   depth       INTEGER NOT NULL,
+  redirects   INTEGER NOT NULL DEFAULT 0,
   via         TEXT,
   state       INTEGER NOT NULL,
   not_before  INTEGER,
@@ -47,7 +53,6 @@ CREATE TABLE urls (
 CREATE UNIQUE INDEX urls_key ON urls (key);
 CREATE INDEX urls_queue ON urls (origin, priority, depth, id) WHERE state = ${QUEUED};
 CREATE INDEX urls_held ON urls (not_before) WHERE state = ${HELD};
-CREATE TABLE origins (origin TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SCHEMA_VERSION};

@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { FrontierKind } from '../frontier.ts';
+import type { FrontierKind } from '../crawl-state.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
 
 /** An item as it is taken. */
@@ -12,10 +12,13 @@ export interface TakenRow {
   readonly depth: number;
   readonly via: string | null;
   readonly attempts: number;
+  readonly redirects: number;
 }
 
 /** A done item and its result. */
 export interface ResultRow {
+  /** The normalised URL: where the next page of results starts. */
+  readonly key: string;
   readonly url: string;
   readonly kind: FrontierKind;
   readonly depth: number;
@@ -30,11 +33,6 @@ export interface ResultRow {
   readonly in_sitemap: number;
 }
 
-const RESULTS_SQL = `
-  SELECT coalesce(url, key) AS url, kind, depth, via, status, outcome, reason, lastmod,
-         final_url, data, linked, in_sitemap
-  FROM urls WHERE state = ${DONE} ORDER BY key`;
-
 /**
  * Every statement the crawl state runs, prepared once. The queries are written to be
  * answered from an index: see the plans in the comments.
@@ -45,27 +43,33 @@ export class Statements {
   readonly markSeen: StatementSync;
   /** Held items whose time has come go back to the queue (index urls_held). */
   readonly requeueDue: StatementSync;
-  /** The next origin after `?` with queued items: one seek in urls_queue per origin. */
-  readonly nextOrigin: StatementSync;
-  /** The head of an origin's queue: one seek in urls_queue. */
-  readonly head: StatementSync;
+  /** The best queued items of one origin: one seek in urls_queue, then its next entries. */
+  readonly heads: StatementSync;
   readonly markInFlight: StatementSync;
+  /** Records a result, fenced by the attempt: changes is 0 when the lease was not this one. */
   readonly complete: StatementSync;
+  /** Puts an item back, fenced like {@link complete}; returns its origin. */
   readonly release: StatementSync;
+  /** The latest `notBefore` of an origin's held items (few rows: index urls_held). */
   readonly heldUntil: StatementSync;
   readonly requeueInFlight: StatementSync;
   readonly countByState: StatementSync;
-  readonly getMeta: StatementSync;
+  /** Queued items per origin, for a resumed state's hosts (urls_queue, in origin order). */
+  readonly queuedByOrigin: StatementSync;
+  /** Held items per origin and the latest `notBefore` of each. */
+  readonly heldByOrigin: StatementSync;
+  /** One page of results after a key, in key order (urls_key). */
+  readonly results: StatementSync;
+  readonly allMeta: StatementSync;
   readonly setMeta: StatementSync;
-  readonly getOrigin: StatementSync;
-  readonly setOrigin: StatementSync;
-  readonly #db: DatabaseSync;
+  /** Sets a meta value unless one is stored. */
+  readonly initMeta: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.#db = db;
     this.insert = db.prepare(
-      `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects,
+         state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
     );
     // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both.
     this.markSeen = db.prepare(
@@ -76,45 +80,49 @@ export class Statements {
       `UPDATE urls SET state = ${QUEUED}, not_before = NULL
        WHERE state = ${HELD} AND not_before <= ?`,
     );
-    this.nextOrigin = db.prepare(
-      `SELECT origin FROM urls WHERE state = ${QUEUED} AND origin > ? ORDER BY origin LIMIT 1`,
-    );
-    this.head = db.prepare(
-      `SELECT id, priority, depth FROM urls WHERE state = ${QUEUED} AND origin = ?
-       ORDER BY priority, depth, id LIMIT 1`,
+    this.heads = db.prepare(
+      `SELECT id FROM urls WHERE state = ${QUEUED} AND origin = ?
+       ORDER BY priority, depth, id LIMIT ?`,
     );
     this.markInFlight = db.prepare(
       `UPDATE urls SET state = ${IN_FLIGHT}, attempts = attempts + 1 WHERE id = ?
-       RETURNING id, coalesce(url, key) AS url, origin, kind, priority, depth, via, attempts`,
+       RETURNING id, coalesce(url, key) AS url, origin, kind, priority, depth, via, attempts,
+         redirects`,
     );
     this.complete = db.prepare(
       `UPDATE urls SET state = ${DONE}, status = ?, outcome = ?, reason = ?, lastmod = ?,
          final_url = ?, data = ?
-       WHERE id = ? AND state = ${IN_FLIGHT}`,
+       WHERE id = ? AND state = ${IN_FLIGHT} AND attempts = ?`,
     );
     this.release = db.prepare(
-      `UPDATE urls SET state = ?, not_before = ? WHERE id = ? AND state = ${IN_FLIGHT}`,
+      `UPDATE urls SET state = ?, not_before = ?
+       WHERE id = ? AND state = ${IN_FLIGHT} AND attempts = ? RETURNING origin`,
     );
-    this.heldUntil = db.prepare(`SELECT min(not_before) AS at FROM urls WHERE state = ${HELD}`);
+    this.heldUntil = db.prepare(
+      `SELECT max(not_before) AS at FROM urls WHERE state = ${HELD} AND origin = ?`,
+    );
     this.requeueInFlight = db.prepare(
-      `UPDATE urls SET state = ${QUEUED} WHERE state = ${IN_FLIGHT}`,
+      `UPDATE urls SET state = ${QUEUED} WHERE state = ${IN_FLIGHT} RETURNING origin`,
     );
     this.countByState = db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state');
-    this.getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
+    this.queuedByOrigin = db.prepare(
+      `SELECT origin, count(*) AS n FROM urls WHERE state = ${QUEUED} GROUP BY origin`,
+    );
+    this.heldByOrigin = db.prepare(
+      `SELECT origin, count(*) AS n, max(not_before) AS at FROM urls WHERE state = ${HELD}
+       GROUP BY origin`,
+    );
+    this.results = db.prepare(
+      `SELECT key, coalesce(url, key) AS url, kind, depth, via, status, outcome, reason, lastmod,
+         final_url, data, linked, in_sitemap
+       FROM urls WHERE state = ${DONE} AND key > ? ORDER BY key LIMIT ?`,
+    );
+    this.allMeta = db.prepare('SELECT key, value FROM meta');
     this.setMeta = db.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
-    this.getOrigin = db.prepare('SELECT data FROM origins WHERE origin = ?');
-    this.setOrigin = db.prepare(
-      'INSERT INTO origins (origin, data) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET data = excluded.data',
+    this.initMeta = db.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
     );
-  }
-
-  /**
-   * A statement of its own for each listing of results, so two listings (or a listing and
-   * anything else) never share a cursor. Rows are stepped one at a time as iterated.
-   */
-  results(): IterableIterator<ResultRow> {
-    return this.#db.prepare(RESULTS_SQL).iterate() as unknown as IterableIterator<ResultRow>;
   }
 }

@@ -1,0 +1,158 @@
+import type {
+  FinishedItem,
+  FrontierCounts,
+  FrontierItem,
+  ReleasedItem,
+  TakenItem,
+} from '../crawl-state.ts';
+import type { HostTable } from './host-table.ts';
+import { type InsertValues, insertValues, toTakenItem } from './sqlite-rows.ts';
+import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
+import type { Statements, TakenRow } from './sqlite-statements.ts';
+
+/**
+ * The URLs of an SQLite crawl state and the hosts they are queued on, kept in step: every
+ * change to the `urls` table moves the counts and the hosts' queued items with it. Each
+ * method runs inside its caller's transaction; the caller puts `counts` and the hosts back
+ * when that transaction rolls back.
+ */
+export class SqliteQueue {
+  counts: { queued: number; inFlight: number; done: number; seen: number };
+  readonly #s: Statements;
+  readonly #hosts: HostTable;
+  readonly #normalize: (url: string) => string;
+
+  /** Counts what the file holds, and queues its items on their hosts. */
+  constructor(s: Statements, hosts: HostTable, normalize: (url: string) => string) {
+    this.#s = s;
+    this.#hosts = hosts;
+    this.#normalize = normalize;
+    this.counts = { queued: 0, inFlight: 0, done: 0, seen: 0 };
+    for (const row of s.countByState.all()) {
+      const n = Number(row['n']);
+      const state = row['state'];
+      if (state === QUEUED || state === HELD) this.counts.queued += n;
+      else if (state === IN_FLIGHT) this.counts.inFlight += n;
+      else if (state === DONE) this.counts.done += n;
+      this.counts.seen += n;
+    }
+    for (const row of s.queuedByOrigin.all()) {
+      hosts.queue(String(row['origin']), Number(row['n']));
+    }
+    // A Retry-After outlives the process: its host waits for the item.
+    for (const row of s.heldByOrigin.all()) {
+      const origin = String(row['origin']);
+      hosts.queue(origin, Number(row['n']));
+      hosts.hold(origin, Number(row['at']));
+    }
+  }
+
+  /** The values of an insert row, checked and with the URL normalised. */
+  row(item: FrontierItem): InsertValues {
+    return insertValues(item, this.#normalize(item.url));
+  }
+
+  /** Inserts the rows; returns how many were new. A URL known already gets its marks. */
+  insert(rows: readonly InsertValues[]): number {
+    let added = 0;
+    for (const row of rows) {
+      const changes = Number(this.#s.insert.run(...row).changes);
+      if (changes === 0) {
+        const [key, , , , , , , linked, inSitemap] = row;
+        this.#s.markSeen.run(linked, inSitemap, key, linked, inSitemap);
+        continue;
+      }
+      added++;
+      this.#hosts.queue(row[2], 1);
+    }
+    this.counts.queued += added;
+    this.counts.seen += added;
+    return added;
+  }
+
+  /** Held items whose `notBefore` has come are queued again. */
+  requeueDue(now: number): void {
+    this.#s.requeueDue.run(now);
+  }
+
+  /**
+   * Records a result and adds the URLs it led to, if the item is in flight under its
+   * attempt; returns false (nothing recorded) when it is not.
+   */
+  record(done: FinishedItem, discovered: readonly InsertValues[]): boolean {
+    const { status, outcome, reason, lastmod, finalUrl, data } = done.result;
+    const { id, attempt } = done.item;
+    const changed = this.#s.complete.run(
+      status,
+      outcome,
+      reason,
+      lastmod,
+      finalUrl,
+      data,
+      id,
+      attempt,
+    );
+    if (changed.changes !== 1) return false;
+    this.counts.inFlight--;
+    this.counts.done++;
+    this.insert(discovered);
+    return true;
+  }
+
+  /** Puts an item in flight under its attempt back; a `notBefore` ahead holds its host too. */
+  release({ item, notBefore }: ReleasedItem, now: number): void {
+    const held = notBefore !== null && notBefore > now;
+    const state = held ? HELD : QUEUED;
+    const row = this.#s.release.get(state, held ? notBefore : null, item.id, item.attempt);
+    if (row === undefined) return;
+    const origin = String(row['origin']);
+    this.counts.inFlight--;
+    this.counts.queued++;
+    this.#hosts.queue(origin, 1);
+    // Retry-After: the whole host waits, not only this URL.
+    if (held) this.#hosts.hold(origin, notBefore);
+  }
+
+  /**
+   * Takes up to `limit` items: the ready host whose turn came first, then its best URLs (one
+   * when it has a gap, else as many as wanted), booking it; then the next ready host.
+   */
+  take(limit: number, now: number): TakenItem[] {
+    const hosts = this.#hosts;
+    const out: TakenItem[] = [];
+    for (let host = hosts.ready(now); host !== undefined; host = hosts.ready(now)) {
+      if (out.length >= limit) break;
+      const { origin, gap } = host;
+      const want = gap > 0 ? 1 : limit - out.length;
+      const heads = this.#s.heads.all(origin, want);
+      for (const head of heads) {
+        const row = this.#s.markInFlight.get(head['id'] as number) as unknown as TakenRow;
+        out.push(toTakenItem(row));
+      }
+      if (heads.length > 0) {
+        hosts.queue(origin, -heads.length);
+        hosts.book(origin, now);
+      }
+      if (heads.length < want && hosts.queued(origin) > 0) {
+        // The rest of its items are held (a resumed Retry-After): so is the host.
+        const at = this.#s.heldUntil.get(origin)?.['at'];
+        if (typeof at === 'number' && at > now) hosts.hold(origin, at);
+        else hosts.queue(origin, -hosts.queued(origin));
+      }
+    }
+    this.counts.queued -= out.length;
+    this.counts.inFlight += out.length;
+    return out;
+  }
+
+  /** Every item in flight is queued again (this process's, since it is the only one). */
+  requeueInFlight(): void {
+    for (const row of this.#s.requeueInFlight.all()) this.#hosts.queue(String(row['origin']), 1);
+    this.counts.queued += this.counts.inFlight;
+    this.counts.inFlight = 0;
+  }
+
+  snapshot(): FrontierCounts {
+    return { ...this.counts };
+  }
+}

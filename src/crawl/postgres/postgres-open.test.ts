@@ -1,0 +1,183 @@
+// Opening a PostgreSQL crawl state: the schema is created and migrated once, whatever the
+// number of workers starting together; a newer schema is refused; a server that cannot be
+// reached is a clear error that names it but never the password.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { isWaymarkError } from '../../shared/waymark-error.ts';
+import { startPostgresServer } from '../../test-support/postgres-server.ts';
+import { openPostgresCrawlState } from './postgres-crawl-state.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+
+const server = await startPostgresServer();
+const admin = postgres(server.url, { max: 2, onnotice: () => {} });
+after(async () => {
+  await admin.end();
+  await server.stop();
+});
+
+const password = new URL(server.url).password;
+
+async function versions(schema: string): Promise<number[]> {
+  const rows = await admin.unsafe(
+    `SELECT version FROM "${schema}".schema_version ORDER BY version`,
+  );
+  return rows.map((row) => Number(row['version']));
+}
+
+async function tables(schema: string): Promise<string[]> {
+  const rows = await admin`
+    SELECT c.relname || ':' || c.oid AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = ${schema} AND c.relkind = 'r' ORDER BY c.relname`;
+  return rows.map((row) => String(row['t']));
+}
+
+function refusedWith(code: string, ...inMessage: string[]) {
+  return (error: unknown) => {
+    assert.ok(isWaymarkError(error), String(error));
+    assert.equal(error.code, code, error.message);
+    for (const text of inMessage) assert.ok(error.message.includes(text), error.message);
+    assert.ok(!error.message.includes(password), `password in: ${error.message}`);
+    return true;
+  };
+}
+
+describe('openPostgresCrawlState', () => {
+  it('creates the schema in a fresh database; a second open changes nothing', async () => {
+    const state = await openPostgresCrawlState({ connection: server.url, crawl: 'fresh' });
+    await state.close();
+    assert.deepEqual(await versions('waymark'), [SCHEMA_VERSION]);
+    const made = await tables('waymark');
+    assert.deepEqual(
+      made.map((t) => t.split(':')[0]),
+      ['crawls', 'hosts', 'schema_version', 'urls', 'workers'],
+    );
+    const again = await openPostgresCrawlState({ connection: server.url, crawl: 'fresh' });
+    await again.close();
+    assert.deepEqual(await versions('waymark'), [SCHEMA_VERSION]);
+    assert.deepEqual(await tables('waymark'), made, 'the same tables, not new ones');
+  });
+
+  it('workers opening together on a fresh schema migrate it once', async () => {
+    const states = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        openPostgresCrawlState({ connection: server.url, crawl: `c${i}`, schema: 'together' }),
+      ),
+    );
+    await Promise.all(states.map((state) => state.close()));
+    assert.deepEqual(await versions('together'), [SCHEMA_VERSION]);
+  });
+
+  it('refuses a schema newer than this waymark', async () => {
+    const state = await openPostgresCrawlState({
+      connection: server.url,
+      crawl: 'x',
+      schema: 'newer',
+    });
+    await state.close();
+    await admin.unsafe('INSERT INTO newer.schema_version (version) VALUES ($1)', [
+      SCHEMA_VERSION + 1,
+    ]);
+    await assert.rejects(
+      openPostgresCrawlState({ connection: server.url, crawl: 'x', schema: 'newer' }),
+      refusedWith('invalid-argument', `version ${SCHEMA_VERSION + 1}`, 'newer'),
+    );
+  });
+
+  it('refuses a schema name that is not a plain identifier, before connecting', async () => {
+    for (const schema of ['', 'Waymark', 'a-b', 'a;drop table x', '"q"', '1abc', 'x'.repeat(64)]) {
+      await assert.rejects(
+        openPostgresCrawlState({ connection: server.url, crawl: 'x', schema }),
+        refusedWith('invalid-argument'),
+        schema,
+      );
+    }
+    await assert.rejects(
+      openPostgresCrawlState({ connection: server.url, crawl: '' }),
+      refusedWith('invalid-argument'),
+    );
+  });
+
+  it('a server it cannot reach is a network error naming it, never the password', async () => {
+    const port = await closedPort();
+    const unreachable = `postgres://waymark:${password}@127.0.0.1:${port}/crawls`;
+    await assert.rejects(
+      openPostgresCrawlState({ connection: unreachable, crawl: 'x' }),
+      refusedWith('network', `127.0.0.1:${port}/crawls`, 'ECONNREFUSED'),
+    );
+    const wrong = new URL(server.url);
+    wrong.password = `${password}-wrong`;
+    await assert.rejects(
+      openPostgresCrawlState({ connection: wrong.href, crawl: 'x' }),
+      refusedWith('network', `127.0.0.1:${server.port}/postgres`, '28P01'),
+    );
+    const missing = new URL(server.url);
+    missing.pathname = '/nosuchdb';
+    await assert.rejects(
+      openPostgresCrawlState({ connection: missing.href, crawl: 'x' }),
+      refusedWith('network', 'nosuchdb', '3D000'),
+    );
+    await assert.rejects(
+      openPostgresCrawlState({ connection: `mysql://waymark:${password}@127.0.0.1/x`, crawl: 'x' }),
+      refusedWith('invalid-argument', 'postgres://'),
+    );
+  });
+
+  it('takes what the connection string leaves out from the PG* variables', async () => {
+    const { hostname, port, username, password: pass } = new URL(server.url);
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      PGHOST: hostname,
+      PGPORT: port,
+      PGUSER: username,
+      PGPASSWORD: pass,
+      PGDATABASE: 'postgres',
+    });
+    try {
+      for (const connection of ['', `postgres://${hostname}:${port}/postgres`]) {
+        const state = await openPostgresCrawlState({ connection, crawl: 'from-env' });
+        assert.equal(state.location, `postgres from-env on ${hostname}:${port}/postgres`);
+        await state.create({ start: 'https://a.test/', options: '{}', gapMs: 0 });
+        assert.equal((await state.crawl())?.start, 'https://a.test/');
+        await state.close();
+      }
+    } finally {
+      for (const name of ['PGHOST', 'PGPORT', 'PGUSER', 'PGPASSWORD', 'PGDATABASE']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+});
+
+describe('close', () => {
+  it('ends the connections and the heartbeat: the process exits by itself', async () => {
+    const child = fileURLToPath(new URL('./test-support/open-close-child.ts', import.meta.url));
+    // A state that kept anything open would keep the child running until this times out.
+    const { stdout } = await promisify(execFile)(process.execPath, [child, server.url, 'exits'], {
+      timeout: 30_000,
+    });
+    assert.equal(stdout, '1\n');
+    const [worker] = await admin.unsafe(
+      "SELECT closed_at IS NOT NULL AS closed FROM waymark.workers w JOIN waymark.crawls c ON c.id = w.crawl WHERE c.name = 'exits'",
+    );
+    assert.equal(worker?.['closed'], true);
+  });
+});
+
+/** A port nothing listens on (it was free a moment ago). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 1),
+      );
+    });
+  });
+}

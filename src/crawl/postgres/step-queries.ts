@@ -1,0 +1,258 @@
+// A worker step as a handful of statements, whatever its size: the request becomes columns
+// (arrays) that the statements unnest on the server, and the statements are sent together
+// (pipelined) in one transaction.
+import type { PendingQuery, Row, TransactionSql } from 'postgres';
+import type {
+  FrontierItem,
+  FrontierKind,
+  StepRequest,
+  StepResult,
+  TakenItem,
+} from '../crawl-state.ts';
+import { checkItem } from '../internal/crawl-state-input.ts';
+import { run } from './calls.ts';
+
+/** The schema-bound statement texts a step runs. */
+export interface StepStatements {
+  readonly ensureHosts: string;
+  readonly lockHosts: string;
+  readonly recordResults: string;
+  readonly add: string;
+  readonly release: string;
+  readonly take: string;
+  readonly handOutRobots: string;
+  readonly summary: string;
+}
+
+/** New URLs as columns, in the order of the `add` statement's parameters $3..$14. */
+export interface AddColumns {
+  readonly key: string[];
+  readonly url: (string | null)[];
+  readonly origin: string[];
+  readonly kind: string[];
+  readonly priority: number[];
+  readonly depth: number[];
+  readonly via: (string | null)[];
+  readonly linked: number[];
+  readonly inSitemap: number[];
+  /** The finished item that found it, or null (added directly). */
+  readonly parent: (number | null)[];
+  readonly attempt: (number | null)[];
+  readonly redirects: number[];
+}
+
+export function emptyAddColumns(): AddColumns {
+  return {
+    key: [],
+    url: [],
+    origin: [],
+    kind: [],
+    priority: [],
+    depth: [],
+    via: [],
+    linked: [],
+    inSitemap: [],
+    parent: [],
+    attempt: [],
+    redirects: [],
+  };
+}
+
+/** Checks `item`, normalises its URL and appends it to `columns`. */
+export function addColumn(
+  columns: AddColumns,
+  item: FrontierItem,
+  normalize: (url: string) => string,
+  parent: { id: number; attempt: number } | null,
+): void {
+  checkItem(item);
+  const key = normalize(item.url);
+  columns.key.push(key);
+  // Stored only when it differs from its key, which is rare.
+  columns.url.push(item.url === key ? null : item.url);
+  columns.origin.push(item.origin);
+  columns.kind.push(item.kind);
+  columns.priority.push(item.priority);
+  columns.depth.push(item.depth);
+  columns.via.push(item.via);
+  // A page is reached by a link (or is the start page); a sitemap item is named by a sitemap.
+  columns.linked.push(item.kind === 'page' ? 1 : 0);
+  columns.inSitemap.push(item.kind === 'sitemap' ? 1 : 0);
+  columns.parent.push(parent?.id ?? null);
+  columns.attempt.push(parent?.attempt ?? null);
+  columns.redirects.push(item.redirects ?? 0);
+}
+
+export function addParameters(crawl: number, worker: number, c: AddColumns): unknown[] {
+  return [
+    crawl,
+    worker,
+    c.key,
+    c.url,
+    c.origin,
+    c.kind,
+    c.priority,
+    c.depth,
+    c.via,
+    c.linked,
+    c.inSitemap,
+    c.parent,
+    c.attempt,
+    c.redirects,
+  ];
+}
+
+/** A step's request as the parameters of its statements; throws on bad input. */
+export interface PreparedStep {
+  /** Every host the step touches, each once: locked first. */
+  readonly origins: string[];
+  /** The columns of the results to record ($3..$12 of recordResults), or null for none. */
+  readonly finished: unknown[] | null;
+  readonly found: AddColumns;
+  /** The columns of the items to put back ($3..$5 of release), or null for none. */
+  readonly released: unknown[] | null;
+  readonly finishedCount: number;
+  readonly take: number;
+  /** `StepRequest.maxRequested` as a whole number ($4 of take), or null for no limit. */
+  readonly maxRequested: number | null;
+}
+
+export function prepareStep(
+  request: StepRequest,
+  normalize: (url: string) => string,
+  now: number,
+): PreparedStep {
+  const origins = new Set<string>();
+  const found = emptyAddColumns();
+  const f = {
+    id: [] as number[],
+    attempt: [] as number[],
+    status: [] as (number | null)[],
+    outcome: [] as string[],
+    reason: [] as (string | null)[],
+    lastmod: [] as (string | null)[],
+    finalUrl: [] as (string | null)[],
+    data: [] as (string | null)[],
+    depthCut: [] as number[],
+    requested: [] as number[],
+  };
+  for (const done of request.finished) {
+    const { item, result } = done;
+    origins.add(item.origin);
+    f.id.push(item.id);
+    f.attempt.push(item.attempt);
+    f.status.push(result.status);
+    f.outcome.push(result.outcome);
+    f.reason.push(result.reason);
+    f.lastmod.push(result.lastmod);
+    f.finalUrl.push(result.finalUrl);
+    f.data.push(result.data);
+    f.depthCut.push(done.depthCut);
+    f.requested.push(done.requested ? 1 : 0);
+    for (const link of done.discovered) {
+      addColumn(found, link, normalize, item);
+      origins.add(link.origin);
+    }
+  }
+  const r = { id: [] as number[], attempt: [] as number[], hold: [] as (number | null)[] };
+  for (const { item, notBefore } of request.released) {
+    origins.add(item.origin);
+    r.id.push(item.id);
+    r.attempt.push(item.attempt);
+    // Sent as a duration, so the hold is the same whatever this machine's clock says of the
+    // database's; one already past queues the item at once.
+    r.hold.push(notBefore !== null && notBefore > now ? Math.ceil(notBefore - now) : null);
+  }
+  const { id, attempt, status, outcome, reason, lastmod, finalUrl, data, depthCut } = f;
+  return {
+    origins: [...origins],
+    finished:
+      id.length === 0
+        ? null
+        : [id, attempt, status, outcome, reason, lastmod, finalUrl, data, depthCut, f.requested],
+    found,
+    released: r.id.length === 0 ? null : [r.id, r.attempt, r.hold],
+    finishedCount: f.id.length,
+    take: request.take,
+    maxRequested: wholeLimit(request.maxRequested),
+  };
+}
+
+/**
+ * A limit as the bigint the take statement compares with (`floor`, as `takeLimit` does), or
+ * null for none: omitted, or beyond any count of pages.
+ */
+function wholeLimit(maxRequested: number | undefined): number | null {
+  if (maxRequested === undefined || maxRequested > Number.MAX_SAFE_INTEGER) return null;
+  return Math.max(Math.floor(maxRequested), -1);
+}
+
+/** What a step committed, kept so a retry after a lost connection can rebuild its answer. */
+export interface StepRecord {
+  /** Ids of the items taken, in take order. */
+  readonly t: number[];
+  /** Origins whose robots.txt fetch was handed out. */
+  readonly r: string[];
+  /** Finished items lost. */
+  readonly l: number;
+}
+
+/** Runs the step's statements in `tx`, pipelined: one round trip for all of them. */
+export async function runStep(
+  tx: TransactionSql,
+  q: StepStatements,
+  crawl: number,
+  worker: number,
+  step: PreparedStep,
+): Promise<{ result: StepResult; record: StepRecord }> {
+  const queries: PendingQuery<Row[]>[] = [];
+  const send = (text: string, parameters: unknown[]) => {
+    const query = run(tx, text, parameters);
+    queries.push(query);
+    return query;
+  };
+  if (step.origins.length > 0) {
+    send(q.ensureHosts, [crawl, step.origins]);
+    send(q.lockHosts, [crawl, step.origins]);
+  }
+  const recorded = step.finished && send(q.recordResults, [crawl, worker, ...step.finished]);
+  if (step.found.key.length > 0) send(q.add, addParameters(crawl, worker, step.found));
+  if (step.released) send(q.release, [crawl, worker, ...step.released]);
+  const taken = step.take > 0 ? send(q.take, [crawl, worker, step.take, step.maxRequested]) : null;
+  const robots = step.take > 0 ? send(q.handOutRobots, [crawl, worker, step.take]) : null;
+  const summary = send(q.summary, [crawl]);
+  await Promise.all(queries);
+  const lost = step.finishedCount - (recorded ? Number((await recorded)[0]?.['recorded']) : 0);
+  const items = taken ? (await taken).map(toTakenItem) : [];
+  const handedOut = robots
+    ? (await robots)
+        .sort((a, b) => Number(a['id']) - Number(b['id']))
+        .map((row) => String(row['origin']))
+    : [];
+  const result = { taken: items, robots: handedOut, lost, ...toSummary((await summary)[0]) };
+  return { result, record: { t: items.map((item) => item.id), r: handedOut, l: lost } };
+}
+
+/** The summary statement's row as the step reports it. */
+export function toSummary(row: Row | undefined): Pick<StepResult, 'open' | 'waitMs' | 'requested'> {
+  const wait = row?.['wait'];
+  return {
+    open: row?.['open'] !== false,
+    waitMs: wait === null || wait === undefined ? null : Math.max(0, Number(wait)),
+    requested: Number(row?.['requested'] ?? 0),
+  };
+}
+
+export function toTakenItem(row: Row): TakenItem {
+  return {
+    url: String(row['url']),
+    origin: String(row['origin']),
+    priority: Number(row['priority']),
+    depth: Number(row['depth']),
+    via: row['via'] ?? null,
+    kind: row['kind'] as FrontierKind,
+    id: Number(row['id']),
+    attempt: Number(row['attempts']),
+    redirects: Number(row['redirects']),
+  };
+}
