@@ -32,7 +32,15 @@ const EXPECTED: Record<string, string[]> = {
     'walkSitemaps',
   ],
   './sitemap/node': ['writeSitemaps'],
-  './crawl': ['CRAWL_DEFAULTS', 'SqliteCrawlState', 'crawl', 'openSqliteCrawlState'],
+  './crawl': [
+    'CRAWL_DEFAULTS',
+    'PostgresCrawlState',
+    'SqliteCrawlState',
+    'crawl',
+    'crawlSitemapPages',
+    'openPostgresCrawlState',
+    'openSqliteCrawlState',
+  ],
   './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
   './navmap': [
     'MAX_NAVMAP_BYTES',

@@ -20,7 +20,9 @@ async function crawlAll(start: string, options: Record<string, unknown> = {}) {
     rate: 0,
     sitemaps: false,
     timeoutMs: 2000,
-    write: (e) => void pages.push(...e),
+    write: async (entries) => {
+      for await (const entry of entries) pages.push(entry);
+    },
     ...options,
   });
   for await (const event of run) events.push(event);
@@ -48,7 +50,7 @@ test('a body past --max-body (a "1 GB" stream) is cut off as an error, the crawl
     },
   });
   try {
-    const { pages, events } = await crawlAll(server.url('/'), { maxBodyBytes: 1024 * 1024 });
+    const { pages, events } = await crawlAll(server.url('/'), { maxBytes: 1024 * 1024 });
     assert.deepEqual(pages, [server.url('/'), server.url('/fine')]);
     const error = events.find((e) => e.type === 'error');
     assert.match(error?.type === 'error' ? error.message : '', /larger than 1 MiB/);
@@ -153,24 +155,24 @@ test('feeds: from <link rel=alternate> and feed-like sitemap URLs, confirmed by 
   }
 });
 
-test('a caller-supplied crawl state (the Frontier interface) is used and closed', async () => {
+test('a caller-supplied crawl state (the CrawlState interface) is used and closed', async () => {
   const { openSqliteCrawlState } = await import('./sqlite-crawl-state.ts');
   const inner = openSqliteCrawlState(null, { resume: false });
-  let takes = 0;
+  let steps = 0;
   let closed = false;
   // A wrapper standing in for another store: it delegates, and counts what the crawler asks.
   const state = new Proxy(inner, {
     get(target, key, receiver) {
-      if (key === 'take') {
-        return (...args: Parameters<typeof inner.take>) => {
-          takes++;
-          return target.take(...args);
+      if (key === 'step') {
+        return (...args: Parameters<typeof inner.step>) => {
+          steps++;
+          return target.step(...args);
         };
       }
       if (key === 'close') {
         return () => {
           closed = true;
-          target.close();
+          return target.close();
         };
       }
       const value = Reflect.get(target, key, receiver);
@@ -185,7 +187,7 @@ test('a caller-supplied crawl state (the Frontier interface) is used and closed'
   try {
     const { pages } = await crawlAll(server.url('/'), { state });
     assert.deepEqual(pages, [server.url('/'), server.url('/a')]);
-    assert.ok(takes > 0);
+    assert.ok(steps > 0);
     assert.ok(closed);
   } finally {
     await server.close();

@@ -24,8 +24,8 @@ describe('crawl against the fixture site on 127.0.0.1', () => {
       concurrency: 4,
       timeoutMs: 500,
       userAgent: 'waymark-test/1.0 (+https://example.invalid/bot)',
-      write: (entries) => {
-        pages.push(...entries);
+      write: async (entries) => {
+        for await (const entry of entries) pages.push(entry);
       },
     });
     for await (const event of run) events.push(event);

@@ -1,8 +1,11 @@
 import type { SitemapUrl } from '../sitemap/index.ts';
-import type { CrawlResult } from './frontier.ts';
-import { CRAWL_DEFAULTS } from './internal/crawl-defaults.ts';
-import { Crawler, type CrawlRunFacts, wasRequested } from './internal/crawler.ts';
+import type { CrawlResult, CrawlResultFields, CrawlState } from './crawl-state.ts';
+import { openCrawl } from './internal/crawl-record.ts';
+import type { CrawlRunFacts } from './internal/crawl-run-facts.ts';
+import { resolveCrawlSettings } from './internal/crawl-settings.ts';
+import { Crawler } from './internal/crawler.ts';
 import { EventChannel } from './internal/event-channel.ts';
+import { openSqliteCrawlState } from './sqlite-crawl-state.ts';
 import type {
   CrawlEvent,
   CrawlOptions,
@@ -16,10 +19,13 @@ import type {
 export interface CrawlRunOptions extends CrawlOptions {
   /**
    * Receives the pages that belong in the sitemap, ordered by URL, once the crawl is over
-   * (streamed from the crawl state, so memory does not grow with the site). Not called
-   * when no page is listed or the crawl was aborted: there is then no sitemap to write.
+   * (streamed from the crawl state, so memory does not grow with the site); what it returns
+   * is awaited. Called by one run per crawl: the one that found the crawl finished (with
+   * many workers, the last to see it end), or a run (not `join`) that opens a crawl finished
+   * before. Not called when no page is listed or the crawl was aborted: there is then no
+   * sitemap to write.
    */
-  readonly write?: (pages: Iterable<SitemapUrl>) => unknown;
+  readonly write?: (pages: AsyncIterable<SitemapUrl>) => unknown;
 }
 
 /** A crawl: iterate it for events as they happen, await it for the summary. */
@@ -77,25 +83,35 @@ async function run(
   options: CrawlRunOptions,
   emit: (event: CrawlEvent) => Promise<void>,
 ): Promise<CrawlSummary> {
-  const crawler = new Crawler(options, emit);
-  const facts = await crawler.run();
-  const state = crawler.state;
+  const settings = resolveCrawlSettings(options);
+  // A caller's own store (a shared one, say) or the SQLite file; joining one never empties it.
+  const state: CrawlState =
+    options.state ??
+    openSqliteCrawlState(options.statePath ?? null, {
+      resume: options.resume === true || settings.worker.join,
+      now: settings.worker.now,
+    });
   try {
-    const totals = tally(state.results(), facts.start);
-    const unreachable = siteUnreachable(options, facts, totals);
-    const feeds = options.feeds && unreachable === null ? await crawler.confirmFeeds() : [];
-    const maxPages = options.maxPages ?? CRAWL_DEFAULTS.maxPages;
-    const maxDepth = options.maxDepth ?? CRAWL_DEFAULTS.maxDepth;
+    const worker = new Crawler(state, await openCrawl(state, settings), settings.worker, emit);
+    const facts = await worker.run();
+    const { shared } = facts;
+    const totals = await tally(state.results(), facts.start);
+    const unreachable = siteUnreachable(facts, totals);
+    // Feeds are confirmed by the run that writes: their requests are made once per crawl.
+    const feeds =
+      shared.feeds && facts.writes && unreachable === null ? await worker.confirmFeeds() : [];
     const truncated: CrawlTruncation = {
       maxPages:
-        facts.stoppedBy === 'max-pages' ? { limit: maxPages, queued: facts.queuedAtStop } : null,
-      maxDepth: facts.depthCut > 0 ? { limit: maxDepth, links: facts.depthCut } : null,
+        facts.stoppedBy === 'max-pages'
+          ? { limit: shared.maxPages, queued: facts.queuedAtStop }
+          : null,
+      maxDepth: facts.depthCut > 0 ? { limit: shared.maxDepth, links: facts.depthCut } : null,
     };
     const summary: CrawlSummary = {
       fetched: totals.fetched,
       listed: totals.listed,
       skipped: totals.skipped,
-      errors: totals.errors + facts.internalErrors,
+      errors: totals.errors,
       sitemapUrls: facts.sitemapUrls,
       durationMs: facts.durationMs,
       rate: (totals.fetched * 1000) / facts.durationMs,
@@ -107,13 +123,13 @@ async function run(
     };
     // Nothing listed, or stopped part-way: there is no sitemap to write, and the user's
     // old one must stay. (An aborted crawl resumes from its state.)
-    if (options.write && summary.listed > 0 && summary.stoppedBy !== 'aborted') {
-      await options.write(listedPages(state.results()));
+    if (options.write && facts.writes && summary.listed > 0 && summary.stoppedBy !== 'aborted') {
+      await options.write(crawlSitemapPages(state));
     }
     await emit({ type: 'done', summary });
     return summary;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 
@@ -134,7 +150,7 @@ interface Totals {
  * crawl without interruption would: pages requested, listed, left out by reason, failed,
  * and the comparison with the site's sitemaps.
  */
-function tally(results: Iterable<CrawlResult>, start: string): Totals {
+async function tally(results: AsyncIterable<CrawlResult>, start: string): Promise<Totals> {
   let fetched = 0;
   let listed = 0;
   let errors = 0;
@@ -146,7 +162,7 @@ function tally(results: Iterable<CrawlResult>, start: string): Totals {
     orphanUrls: [] as string[],
     missingUrls: [] as string[],
   };
-  for (const result of results) {
+  for await (const result of results) {
     if (result.url === start) startResult = result;
     if (wasRequested(result)) fetched++;
     if (result.outcome === 'error') errors++;
@@ -171,14 +187,10 @@ function tally(results: Iterable<CrawlResult>, start: string): Totals {
  * Why the site could not be crawled: its robots.txt could not be had and RFC 9309 says to
  * crawl nothing, or (nothing listed) the start page itself failed.
  */
-function siteUnreachable(
-  options: CrawlOptions,
-  facts: CrawlRunFacts,
-  totals: Totals,
-): SiteUnreachable | null {
+function siteUnreachable(facts: CrawlRunFacts, totals: Totals): SiteUnreachable | null {
   const origin = new URL(facts.start).origin;
   const robots = facts.robotsUnreachable;
-  const obeyed = options.respectRobots !== false && options.robotsError !== 'allow';
+  const obeyed = facts.shared.respectRobots && facts.shared.robotsError !== 'allow';
   if (robots !== null && obeyed) {
     const where = `${origin}/robots.txt`;
     if (robots.status === 'network-error') {
@@ -213,19 +225,47 @@ function siteUnreachable(
   return null;
 }
 
-function* listedPages(
-  results: Iterable<{ url: string; outcome: string; lastmod: string | null; data: string | null }>,
-): Generator<SitemapUrl> {
-  for (const result of results) {
+/**
+ * The pages a crawl lists for its sitemap, ordered by URL, read from its state as iterated:
+ * what `write` receives at the end of a crawl, also for a crawl still under way (the
+ * sitemap so far) or one whose output is wanted again.
+ *
+ * @example
+ * ```ts
+ * const state = openSqliteCrawlState('crawl.db', { resume: true });
+ * try {
+ *   await writeSitemaps(crawlSitemapPages(state), { dir: 'out', baseUrl: 'https://example.com/' });
+ * } finally {
+ *   await state.close();
+ * }
+ * ```
+ */
+export function crawlSitemapPages(state: CrawlState): AsyncIterable<SitemapUrl> {
+  return listedPages(state.results());
+}
+
+async function* listedPages(results: AsyncIterable<CrawlResult>): AsyncGenerator<SitemapUrl> {
+  for await (const result of results) {
     if (result.outcome !== 'listed') continue;
-    const extra =
+    // The sitemap's own fields only: a page's data also keeps what the crawl alone reads
+    // (the feeds it names).
+    const { alternates, images } =
       result.data === null
         ? {}
         : (JSON.parse(result.data) as Pick<SitemapUrl, 'alternates' | 'images'>);
     yield {
       loc: result.url,
       ...(result.lastmod === null ? {} : { lastmod: result.lastmod }),
-      ...extra,
+      ...(alternates === undefined ? {} : { alternates }),
+      ...(images === undefined ? {} : { images }),
     };
   }
+}
+
+/**
+ * True for a result whose URL was requested: it has a status, or the request failed.
+ * Left out before any request: robots.txt, the filters, a URL too long.
+ */
+function wasRequested(result: CrawlResultFields): boolean {
+  return result.status !== null || result.outcome === 'error';
 }

@@ -1,31 +1,39 @@
 /**
  * A polite crawler that turns a website into a correct sitemap: robots.txt first for every
  * origin, then the sitemaps it names, then pages by priority, with per-origin rate limits,
- * crash-safe state in SQLite, and a typed event stream.
+ * crash-safe state (SQLite for one process; PostgreSQL, or any other `CrawlState`, for many
+ * workers on one crawl), and a typed event stream.
  *
  * @example
  * ```ts
  * import { crawl } from 'waymark/crawl';
- * const summary = await crawl({ start: 'https://example.com/', write: (pages) => console.log([...pages].length) });
+ * const summary = await crawl({ start: 'https://example.com/', write: async (pages) => { for await (const page of pages) console.log(page.loc); } });
  * ```
  *
  * @module
  */
 export type { CrawlRun, CrawlRunOptions } from './crawl.ts';
-export { crawl } from './crawl.ts';
+export { crawl, crawlSitemapPages } from './crawl.ts';
 export type {
-  CompleteOptions,
+  CrawlRecord,
   CrawlResult,
   CrawlResultFields,
   CrawlState,
-  Frontier,
+  FinishedItem,
   FrontierCounts,
   FrontierItem,
   FrontierKind,
+  HostRobots,
+  NewCrawl,
+  ReleasedItem,
+  StepRequest,
+  StepResult,
   TakenItem,
-  TakeOptions,
-} from './frontier.ts';
+} from './crawl-state.ts';
 export { CRAWL_DEFAULTS } from './internal/crawl-defaults.ts';
+export type { CrawlWorker, PostgresCrawlStateOptions } from './postgres/postgres-crawl-state.ts';
+export { openPostgresCrawlState, PostgresCrawlState } from './postgres/postgres-crawl-state.ts';
+export type { SqliteCrawlStateOptions } from './sqlite-crawl-state.ts';
 export { openSqliteCrawlState, SqliteCrawlState } from './sqlite-crawl-state.ts';
 export type {
   CrawlEvent,

@@ -1,5 +1,5 @@
 import type { FetchFunction } from '../http/index.ts';
-import type { CrawlState } from './frontier.ts';
+import type { CrawlState } from './crawl-state.ts';
 
 /** Why a URL the crawl met is not in the sitemap. */
 export type SkipReason =
@@ -20,9 +20,17 @@ export type SkipReason =
   | 'noindex-header'
   | 'canonical-elsewhere';
 
+/**
+ * What a crawl is asked to do. Every option but the ones marked "this worker only" is stored
+ * with the crawl when it is created and must be the same for every run of it (a resume, a
+ * worker that joins): see {@link CrawlOptions.join}.
+ */
 export interface CrawlOptions {
-  /** Where the crawl starts; its origin (scheme, host, port) is the only one followed. */
-  readonly start: string;
+  /**
+   * Where the crawl starts; its origin (scheme, host, port) is the only one followed.
+   * Required, unless `join` (the crawl then says where it started).
+   */
+  readonly start?: string;
   /** Treat `www.` + host and host as one site. */
   readonly canonicalHost?: boolean;
   /** Obey robots.txt (default true). */
@@ -33,19 +41,26 @@ export interface CrawlOptions {
   readonly sitemaps?: boolean;
   /** More sitemaps to read. */
   readonly extraSitemaps?: readonly string[];
+  /** Pages requested at most, by the whole crawl (all its workers together). */
   readonly maxPages?: number;
   readonly maxDepth?: number;
-  /** Requests at once, over all origins. */
+  /** Requests at once, over all origins. This worker only. */
   readonly concurrency?: number;
   /** Requests per second per origin; 0 = no limit (and Crawl-delay ignored). */
   readonly rate?: number;
   /** Longest Crawl-delay honoured, seconds. */
   readonly maxCrawlDelay?: number;
+  /** Time for one request: connecting, the headers and the whole body. */
   readonly timeoutMs?: number;
-  readonly maxBodyBytes?: number;
+  /**
+   * Bytes of one response body (a page, a feed) before it counts as an error, as
+   * `maxBytes` of `waymark/http`, which enforces it (`--max-body` on the command line).
+   */
+  readonly maxBytes?: number;
   readonly maxRedirects?: number;
   /** Retries after 429/503 with Retry-After. */
   readonly maxRetries?: number;
+  /** Default `CRAWL_DEFAULTS.userAgent`: `waymark/<version> (+https://github.com/waymark)`. */
   readonly userAgent?: string;
   /** Path globs (picomatch) a URL must match / must not match. */
   readonly include?: readonly string[];
@@ -60,18 +75,29 @@ export interface CrawlOptions {
   readonly images?: boolean;
   /** Also find the site's RSS and Atom feeds (`summary.feeds`). */
   readonly feeds?: boolean;
-  /** The SQLite file for the crawl state; null (default) uses a temporary file. */
+  /** The SQLite file for the crawl state; null (default) uses a temporary file. This worker only. */
   readonly statePath?: string | null;
-  /** Continue the crawl in `statePath`. */
+  /** Continue the crawl in `statePath`. This worker only. */
   readonly resume?: boolean;
   /**
-   * A crawl state to use instead of the SQLite file (a shared store, say): anything that
-   * implements `CrawlState`. The crawl closes it when done.
+   * Work on a crawl that exists, never create one: its start URL and options come from the
+   * crawl state, and any option given here must equal the stored one. Without `join`, a
+   * crawl is created, or (resume, a shared state) found and compared: the start URL and
+   * every stored option must match, else an `invalid-argument` error names each that
+   * differs. This worker only.
+   */
+  readonly join?: boolean;
+  /**
+   * A crawl state to use instead of the SQLite file (a shared store, such as PostgreSQL,
+   * that other workers use at the same time): anything that implements `CrawlState`. The
+   * crawl closes it when done. This worker only.
    */
   readonly state?: CrawlState;
+  /** This worker only. */
   readonly fetch?: FetchFunction;
+  /** Stops this worker cleanly. */
   readonly signal?: AbortSignal;
-  /** Clock and sleep, so tests can drive time. */
+  /** Clock and sleep, so tests can drive time. This worker only. */
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -105,6 +131,11 @@ export type CrawlEvent =
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'done'; readonly summary: CrawlSummary };
 
+/**
+ * What a crawl did. The counts are read from the crawl state, so they cover the whole crawl:
+ * every run of it (a resume counts what the interrupted run recorded) and every worker.
+ * `durationMs` and `rate` are this run's.
+ */
 export interface CrawlSummary {
   /** HTTP requests for pages (robots.txt and sitemaps not counted). */
   readonly fetched: number;
@@ -116,7 +147,7 @@ export interface CrawlSummary {
   /** URLs found in the site's sitemaps. */
   readonly sitemapUrls: number;
   readonly durationMs: number;
-  /** Pages fetched per second over the whole crawl. */
+  /** `fetched` over this run's `durationMs`, per second. */
   readonly rate: number;
   /**
    * Stopped early: max pages reached with URLs still queued, or aborted (`signal`). An

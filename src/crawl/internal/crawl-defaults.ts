@@ -1,6 +1,12 @@
 import { MAX_REQUEST_URL_LENGTH } from '../../url/index.ts';
 
 /**
+ * waymark's version, as package.json says (a test keeps the two equal). A constant, not a
+ * read of package.json at run time: the crawl module stays free of file access.
+ */
+export const WAYMARK_VERSION = '0.1.0';
+
+/**
  * The crawl's limits when an option is left out.
  *
  * @example
@@ -15,9 +21,12 @@ export const CRAWL_DEFAULTS = {
   rate: 4,
   maxCrawlDelay: 30,
   timeoutMs: 15_000,
-  maxBodyBytes: 10 * 1024 * 1024,
+  /** Bytes of one response body (a page, a feed), as `maxBytes` of `waymark/http`. */
+  maxBytes: 10 * 1024 * 1024,
   maxRedirects: 10,
   maxRetries: 2,
+  /** Sent with every request of the crawl (robots.txt, sitemaps, pages, feeds). */
+  userAgent: `waymark/${WAYMARK_VERSION} (+https://github.com/waymark)`,
   /** URLs longer than this are left out (`url-too-long`), never requested. */
   maxUrlLength: MAX_REQUEST_URL_LENGTH,
 } as const;

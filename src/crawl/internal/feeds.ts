@@ -1,9 +1,15 @@
 import { type FetchFunction, fetchWithLimits } from '../../http/index.ts';
+import type { RobotsTxt } from '../../robots/index.ts';
 import { readSitemap } from '../../sitemap/index.ts';
+import type { CrawlState } from '../crawl-state.ts';
+import { limitsOf, type RequestContext } from './request-context.ts';
+import type { RobotsGate } from './robots-gate.ts';
 
 /** URLs that are usually feeds: `/feed`, `/rss`, `/atom`, `.rss`, `.atom`, `atom.xml`, `rss.xml`, `feed.xml`. */
 const FEED_PATH =
   /(?:^|\/)(?:feed|rss|atom)(?:\/|$)|\.(?:rss|atom)$|(?:^|\/)(?:atom|rss|feed)\.xml$/i;
+
+const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5';
 
 export function looksLikeFeed(url: string): boolean {
   return FEED_PATH.test(URL.parse(url)?.pathname ?? '');
@@ -11,14 +17,11 @@ export function looksLikeFeed(url: string): boolean {
 
 export interface ConfirmFeedsOptions {
   /** Whether robots.txt lets the crawler fetch `url`. */
-  readonly allowed: (url: string) => boolean;
+  readonly allowed: (url: string) => Promise<boolean>;
   /** A fetch that waits for the origin's turn. */
   readonly fetch: FetchFunction;
-  readonly userAgent: string;
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
+  readonly context: RequestContext;
   readonly warn: (message: string) => Promise<void>;
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -31,18 +34,12 @@ export async function confirmFeeds(
 ): Promise<string[]> {
   const feeds: string[] = [];
   for (const url of [...candidates].sort()) {
-    if (!options.allowed(url)) continue;
+    if (!(await options.allowed(url))) continue;
     try {
-      const response = await fetchWithLimits(url, {
-        fetch: options.fetch,
-        timeoutMs: options.timeoutMs,
-        maxBytes: options.maxBytes,
-        headers: {
-          'user-agent': options.userAgent,
-          accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5',
-        },
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const response = await fetchWithLimits(
+        url,
+        limitsOf(options.context, FEED_ACCEPT, options.fetch),
+      );
       if (response.status !== 200) continue;
       const contentType = response.headers.get('content-type');
       const { kind } = await readSitemap(response.body, {
@@ -51,9 +48,40 @@ export async function confirmFeeds(
       });
       if (kind === 'rss' || kind === 'atom') feeds.push(url);
     } catch (error) {
-      options.signal?.throwIfAborted();
+      options.context.signal?.throwIfAborted();
       await options.warn(`feed ${url} could not be read: ${(error as Error).message}`);
     }
   }
   return feeds;
+}
+
+export interface FeedHostRobotsOptions {
+  readonly state: CrawlState;
+  readonly robots: RobotsGate;
+  readonly respectRobots: boolean;
+  /** How long to wait before asking again while another worker fetches the file. */
+  readonly pollMs: number;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * A host's robots.txt before a feed of it is fetched: as the crawl state records it, else
+ * fetched first (a resumed SQLite state keeps no host's outcome, and a feed may be on a host
+ * no page of the crawl was on, with `canonicalHost`). Waits while another worker fetches it
+ * (its claim passes on if that worker dies). Undefined when robots.txt is not obeyed.
+ */
+export async function feedHostRobots(
+  origin: string,
+  options: FeedHostRobotsOptions,
+): Promise<RobotsTxt | undefined> {
+  if (!options.respectRobots) return undefined;
+  for (;;) {
+    const known = await options.robots.known(origin);
+    if (known !== null) return known;
+    const claim = await options.state.claimRobots(origin);
+    if (claim === 'fetch') return options.robots.fetch(origin);
+    if (claim === 'known') return (await options.robots.known(origin)) ?? undefined;
+    await options.sleep(options.pollMs, options.signal);
+  }
 }

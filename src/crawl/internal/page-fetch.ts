@@ -1,11 +1,7 @@
-import {
-  type FetchFunction,
-  type OpenedResponse,
-  openWithLimits,
-  retryAfterMs,
-} from '../../http/index.ts';
+import { type OpenedResponse, openWithLimits, retryAfterMs } from '../../http/index.ts';
 import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
+import { limitsOf, type RequestContext } from './request-context.ts';
 
 export type PageOutcome =
   | {
@@ -27,15 +23,6 @@ export type PageOutcome =
       readonly cause: string;
     };
 
-export interface PageFetchOptions {
-  readonly fetch?: FetchFunction;
-  readonly userAgent: string;
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
-  readonly signal?: AbortSignal;
-  readonly now: () => number;
-}
-
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Bodies up to this size that the crawl does not want are read anyway, to keep the connection. */
 const DRAIN_MAX_BYTES = 64 * 1024;
@@ -46,19 +33,12 @@ const DRAIN_MAX_MS = 1000;
  * Fetches one page without following redirects (the crawler checks each target against
  * robots.txt and the origin before it is fetched), and reads an HTML body as it streams in.
  */
-export async function fetchPage(url: string, options: PageFetchOptions): Promise<PageOutcome> {
+export async function fetchPage(url: string, options: RequestContext): Promise<PageOutcome> {
   let response: Awaited<ReturnType<typeof openWithLimits>>;
   try {
     response = await openWithLimits(url, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...limitsOf(options, 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1'),
       followRedirects: false,
-      timeoutMs: options.timeoutMs,
-      maxBytes: options.maxBytes,
-      headers: {
-        'user-agent': options.userAgent,
-        accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1',
-      },
     });
   } catch (error) {
     options.signal?.throwIfAborted();

@@ -1,6 +1,7 @@
-import type { CrawlResultFields, FrontierItem, TakenItem } from '../frontier.ts';
-import type { CrawlEvent, CrawlOptions, SkipReason } from '../types.ts';
-import { CRAWL_DEFAULTS } from './crawl-defaults.ts';
+import type { CrawlResultFields, FrontierItem, TakenItem } from '../crawl-state.ts';
+import type { CrawlEvent, SkipReason } from '../types.ts';
+import type { SharedCrawlOptions } from './crawl-settings.ts';
+import { FEEDS_KEY, pageData } from './feed-candidates.ts';
 import type { PageOutcome } from './page-fetch.ts';
 
 /** Frontier priorities: lower runs first. robots.txt is fetched outside the frontier, first. */
@@ -18,13 +19,15 @@ export type PageDecision =
       readonly skipped: SkipReason | null;
       /** On-site links not followed because they are deeper than `maxDepth`. */
       readonly depthCut?: number;
+      /** On-site feeds the page names (with `feeds`); also kept in `result.data`. */
+      readonly feeds?: readonly string[];
     }
   /** 429 or 503 with tries left: back in the queue, not before `until` (epoch ms). */
   | { readonly kind: 'retry'; readonly until: number };
 
 /** What deciding needs from the crawl: its options and its view of URLs. */
 export interface DecisionContext {
-  readonly options: CrawlOptions;
+  readonly options: SharedCrawlOptions;
   /** `normalizeUrl` with the crawl's options; null for a URL that is not crawlable. */
   normalize(url: string, base?: string): string | null;
   /** On the crawl's site (its origin, or www. and bare host with `canonicalHost`). */
@@ -33,27 +36,34 @@ export interface DecisionContext {
   passes(url: string): boolean;
   /** The origin of a URL `normalize` accepted. */
   originOf(url: string): string;
-  /** Redirect hops that led to each redirect target, against `maxRedirects`. */
-  readonly redirectHops: Map<string, number>;
-  /** Possible feeds, confirmed at the end. */
-  readonly feedCandidates: Set<string>;
   readonly now: () => number;
 }
 
 /** A decision to record a result (not to retry). */
 export type RecordDecision = Extract<PageDecision, { kind: 'record' }>;
 
-/** A URL left out: recorded with its reason, and the URLs it led to still queued. */
+/**
+ * A URL left out: recorded with its reason, and the URLs it led to still queued. The feeds
+ * a page left out names are kept with its result, for the run that confirms them.
+ */
 export function skipped(
   item: TakenItem,
   reason: SkipReason,
   status: number | null,
   detail: string | null,
   discovered: FrontierItem[] = [],
+  feeds: readonly string[] = [],
 ): RecordDecision {
   return {
     kind: 'record',
-    result: { status, outcome: 'skipped', reason, lastmod: null, finalUrl: null, data: detail },
+    result: {
+      status,
+      outcome: 'skipped',
+      reason,
+      lastmod: null,
+      finalUrl: null,
+      data: pageData(detail, feeds),
+    },
     discovered,
     event: { type: 'skipped', url: item.url, reason, status, detail },
     skipped: reason,
@@ -108,7 +118,7 @@ function retry(
 ): PageDecision {
   // `attempt` counts this item's earlier tries, across interruptions and resumes too.
   const attempts = item.attempt - 1;
-  if (attempts >= (context.options.maxRetries ?? CRAWL_DEFAULTS.maxRetries)) {
+  if (attempts >= context.options.maxRetries) {
     return skipped(item, 'server-error', status, `still ${status} after ${attempts} retries`);
   }
   // Retry-After when the server gives one (capped at 10 minutes), else back off exponentially.
@@ -125,11 +135,11 @@ function redirect(
   const target = location === null ? null : context.normalize(location, item.url);
   if (target === null) return skipped(item, 'redirect', status, 'no usable Location');
   if (!context.onSite(target)) return skipped(item, 'redirect-off-origin', status, target);
-  const hops = (context.redirectHops.get(item.url) ?? 0) + 1;
-  if (hops > (context.options.maxRedirects ?? CRAWL_DEFAULTS.maxRedirects)) {
+  // The count travels with the item, so the limit holds whichever worker takes each hop.
+  const redirects = item.redirects + 1;
+  if (redirects > context.options.maxRedirects) {
     return skipped(item, 'too-many-redirects', status, target);
   }
-  context.redirectHops.set(target, hops);
   const next: FrontierItem = {
     url: target,
     origin: context.originOf(target),
@@ -137,6 +147,7 @@ function redirect(
     depth: item.depth,
     via: item.url,
     kind: item.kind,
+    redirects,
   };
   return skipped(item, 'redirect', status, target, [next]);
 }
@@ -151,7 +162,7 @@ function html(
   const discovered: FrontierItem[] = [];
   const depth = item.depth + 1;
   const follow = !facts.robots.nofollow && !outcome.headerNofollow;
-  const tooDeep = depth > (options.maxDepth ?? CRAWL_DEFAULTS.maxDepth);
+  const tooDeep = depth > options.maxDepth;
   let depthCut = 0;
   if (follow) {
     for (const link of facts.links) {
@@ -171,12 +182,9 @@ function html(
       });
     }
   }
-  if (options.feeds) {
-    for (const feed of facts.feeds) {
-      const url = context.normalize(feed.href);
-      if (url !== null && context.onSite(url)) context.feedCandidates.add(url);
-    }
-  }
+  // Kept with the page's result, whatever it is: the run that confirms feeds reads them
+  // from the crawl state, as every worker and every earlier run recorded them.
+  const feeds = options.feeds ? namedFeeds(facts.feeds, context) : [];
   const canonical = facts.canonical === null ? null : context.normalize(facts.canonical);
   if (canonical !== null && canonical !== item.url) {
     if (context.onSite(canonical)) {
@@ -190,21 +198,25 @@ function html(
       });
     }
     return {
-      ...skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered),
+      ...skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered, feeds),
       depthCut,
+      feeds,
     };
   }
   if (facts.robots.noindex) {
-    return { ...skipped(item, 'noindex-meta', outcome.status, null, discovered), depthCut };
+    const left = skipped(item, 'noindex-meta', outcome.status, null, discovered, feeds);
+    return { ...left, depthCut, feeds };
   }
   if (outcome.headerNoindex) {
-    return { ...skipped(item, 'noindex-header', outcome.status, null, discovered), depthCut };
+    const left = skipped(item, 'noindex-header', outcome.status, null, discovered, feeds);
+    return { ...left, depthCut, feeds };
   }
   const data: Record<string, unknown> = {};
   if (options.hreflang && facts.alternates.length > 0) data['alternates'] = facts.alternates;
   if (options.images && facts.images.length > 0) {
     data['images'] = facts.images.map((image) => ({ loc: image.loc }));
   }
+  if (feeds.length > 0) data[FEEDS_KEY] = feeds;
   return {
     kind: 'record',
     result: {
@@ -225,5 +237,16 @@ function html(
     },
     skipped: null,
     depthCut,
+    feeds,
   };
+}
+
+/** The on-site feeds a page names (`<link rel="alternate">`), normalised, each once. */
+function namedFeeds(links: readonly { readonly href: string }[], context: DecisionContext) {
+  const feeds = new Set<string>();
+  for (const link of links) {
+    const url = context.normalize(link.href);
+    if (url !== null && context.onSite(url)) feeds.add(url);
+  }
+  return [...feeds];
 }

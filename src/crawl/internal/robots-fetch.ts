@@ -2,17 +2,11 @@ import { type FetchFunction, openWithLimits } from '../../http/index.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
 import { concatBytes } from '../../shared/bytes.ts';
 import { failureCause } from './failure-cause.ts';
+import { limitsOf, type RequestContext } from './request-context.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** RFC 9309 2.3.1.2: follow at least five redirects; past that, the file is unavailable. */
 const MAX_ROBOTS_REDIRECTS = 5;
-
-export interface RobotsFetchOptions {
-  readonly fetch?: FetchFunction;
-  readonly userAgent: string;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-}
 
 export interface RobotsFetchResult {
   readonly robots: RobotsTxt;
@@ -20,6 +14,10 @@ export interface RobotsFetchResult {
   readonly status: number | 'network-error';
   /** For a network error, why (`ECONNREFUSED`, `timeout`, ...); otherwise null. */
   readonly detail: string | null;
+  /** Where the file was read, after redirects. */
+  readonly url: string;
+  /** The bytes read (at most what RFC 9309 says to read), for a 2xx; otherwise null. */
+  readonly body: Uint8Array | null;
 }
 
 /**
@@ -29,7 +27,8 @@ export interface RobotsFetchResult {
  */
 export async function fetchRobots(
   origin: string,
-  options: RobotsFetchOptions,
+  context: RequestContext,
+  fetch: FetchFunction | undefined = context.fetch,
 ): Promise<RobotsFetchResult> {
   let url = `${origin}/robots.txt`;
   let lastStatus = 301;
@@ -37,30 +36,27 @@ export async function fetchRobots(
     let response: Awaited<ReturnType<typeof openWithLimits>>;
     try {
       response = await openWithLimits(url, {
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...limitsOf(context, 'text/plain, */*;q=0.5', fetch),
         followRedirects: false,
-        timeoutMs: options.timeoutMs,
         // The body is cut at the RFC's limit below; this cap only stops a runaway body.
         maxBytes: Number.MAX_SAFE_INTEGER,
-        headers: { 'user-agent': options.userAgent, accept: 'text/plain, */*;q=0.5' },
       });
     } catch (error) {
-      options.signal?.throwIfAborted();
-      return networkError(error);
+      context.signal?.throwIfAborted();
+      return networkError(error, url);
     }
     const location = response.headers.get('location');
     if (REDIRECTS.has(response.status) && location !== null) {
       await response.cancel();
       lastStatus = response.status;
       const next = URL.parse(location, url);
-      if (next === null) return statusResult(response.status);
+      if (next === null) return statusResult(response.status, url);
       url = next.href;
       continue;
     }
     if (response.status < 200 || response.status >= 300) {
       await response.cancel();
-      return statusResult(response.status);
+      return statusResult(response.status, url);
     }
     try {
       const body = await readUpTo(response.body, DEFAULT_MAX_ROBOTS_BYTES + 1);
@@ -68,25 +64,29 @@ export async function fetchRobots(
         robots: robotsForStatus(response.status, body, { url }),
         status: response.status,
         detail: null,
+        url,
+        body,
       };
     } catch (error) {
-      options.signal?.throwIfAborted();
-      return networkError(error);
+      context.signal?.throwIfAborted();
+      return networkError(error, url);
     }
   }
   // Redirects exhausted: RFC 9309 lets the crawler assume the file is unavailable.
-  return statusResult(lastStatus);
+  return statusResult(lastStatus, url);
 }
 
-function statusResult(status: number): RobotsFetchResult {
-  return { robots: robotsForStatus(status), status, detail: null };
+function statusResult(status: number, url: string): RobotsFetchResult {
+  return { robots: robotsForStatus(status), status, detail: null, url, body: null };
 }
 
-function networkError(error: unknown): RobotsFetchResult {
+function networkError(error: unknown, url: string): RobotsFetchResult {
   return {
     robots: robotsForStatus('network-error'),
     status: 'network-error',
     detail: failureCause(error),
+    url,
+    body: null,
   };
 }
 

@@ -1,29 +1,19 @@
-import type { FetchFunction } from '../../http/index.ts';
 import { type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
+import type { CrawlState, HostRobots } from '../crawl-state.ts';
 import type { CrawlEvent } from '../types.ts';
-import type { HostSchedule } from './host-schedule.ts';
+import type { SharedCrawlOptions } from './crawl-settings.ts';
+import type { RequestContext } from './request-context.ts';
 import { fetchRobots } from './robots-fetch.ts';
 
 export interface RobotsGateOptions {
-  readonly schedule: HostSchedule;
-  readonly userAgent: string;
+  readonly state: CrawlState;
+  readonly context: RequestContext;
+  readonly shared: SharedCrawlOptions;
   /** The product token robots.txt groups are matched against. */
   readonly agentToken: string;
-  readonly timeoutMs: number;
-  /** Obey robots.txt (false: fetched all the same, for Crawl-delay and sitemaps, never obeyed). */
-  readonly respectRobots: boolean;
-  /** What an unreachable robots.txt means (RFC 9309: disallow). */
-  readonly robotsError: 'disallow' | 'allow';
-  /** Rate limits off: Crawl-delay is ignored too. */
-  readonly ignoreCrawlDelay: boolean;
-  readonly fetch?: FetchFunction;
-  readonly signal?: AbortSignal;
-  readonly now: () => number;
+  /** Milliseconds between requests to one host before Crawl-delay. */
+  readonly baseGapMs: number;
   readonly emit: (event: CrawlEvent) => Promise<void>;
-  /** Runs a fetch of robots.txt in the background, counted with the crawl's other work. */
-  readonly track: (task: Promise<void>) => void;
-  /** Called once per origin when its robots.txt outcome is known. */
-  readonly onRobots: (origin: string, robots: RobotsTxt) => void;
 }
 
 /** How an origin's robots.txt fetch ended, when it left the origin closed (RFC 9309 2.3.1.3). */
@@ -38,92 +28,102 @@ export interface RobotsUnreachable {
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'unreachable';
 
 /**
- * robots.txt before anything else, per origin: an origin is not ready until its robots.txt
- * outcome is known, and asking starts the fetch. The outcome sets the origin's Crawl-delay
- * and answers whether each URL may be fetched.
+ * robots.txt for this worker: fetches the files the crawl state hands it and records each
+ * outcome for every worker (with the host's gap, Crawl-delay included), and keeps a
+ * `RobotsTxt` per host, rebuilt from the state's record for a host another worker fetched.
  */
 export class RobotsGate {
   readonly #options: RobotsGateOptions;
+  /** The policy this crawl follows per origin (`--robots-error allow` applied). */
   readonly #robots = new Map<string, RobotsTxt>();
   readonly #unreachable = new Map<string, RobotsUnreachable>();
-  readonly #pending = new Set<string>();
 
   constructor(options: RobotsGateOptions) {
     this.#options = options;
   }
 
-  /** robots.txt fetches still under way. */
-  get pending(): number {
-    return this.#pending.size;
+  /** The origin's policy when this worker has it already. */
+  cached(origin: string): RobotsTxt | undefined {
+    return this.#robots.get(origin);
   }
 
-  /** True when a page of `origin` may be requested now; starts its robots.txt fetch if needed. */
-  originReady(origin: string): boolean {
-    const { schedule } = this.#options;
-    if (!schedule.robotsKnown(origin)) {
-      if (!this.#pending.has(origin)) {
-        this.#pending.add(origin);
-        this.#options.track(this.#load(origin));
-      }
-      return false;
+  /** The origin's policy as recorded in the crawl state (by any worker), or null when none is. */
+  async known(origin: string): Promise<RobotsTxt | null> {
+    const cached = this.#robots.get(origin);
+    if (cached !== undefined) return cached;
+    const recorded = await this.#options.state.robots(origin);
+    return recorded === null ? null : this.#keep(origin, recorded);
+  }
+
+  /**
+   * Fetches the origin's robots.txt (the crawl state gave this worker the fetch and booked
+   * it as a request) and records the outcome for every worker.
+   */
+  async fetch(origin: string): Promise<RobotsTxt> {
+    const o = this.#options;
+    const fetched = await fetchRobots(origin, o.context);
+    const outcome: HostRobots = {
+      status: fetched.status,
+      detail: fetched.detail,
+      url: fetched.url,
+      body: fetched.body,
+      gapMs: 0,
+    };
+    const robots = this.#keep(origin, outcome);
+    const crawlDelay = o.shared.rate === 0 ? null : robots.crawlDelay(o.agentToken);
+    await o.state.settleRobots(origin, { ...outcome, gapMs: this.#gapMs(crawlDelay) });
+    if (fetched.robots.source === 'unreachable' && o.shared.robotsError === 'allow') {
+      await o.emit({
+        type: 'warning',
+        message: `robots.txt of ${origin} is unreachable (${fetched.detail ?? fetched.status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
+      });
     }
-    return schedule.ready(origin, this.#options.now());
+    await o.emit({
+      type: 'robots',
+      origin,
+      status: fetched.status,
+      source: robots.source,
+      crawlDelay,
+      detail: fetched.detail,
+    });
+    return robots;
   }
 
-  /** Whether robots.txt lets the crawler fetch `url` (true when robots.txt is not obeyed). */
-  allows(url: string, origin: string): boolean {
-    return this.verdict(url, origin) === 'allowed';
-  }
-
-  /** {@link allows}, telling a rule's refusal from an origin closed by an unreachable file. */
-  verdict(url: string, origin: string): RobotsVerdict {
-    if (!this.#options.respectRobots) return 'allowed';
-    const robots = this.#robots.get(origin);
+  /** What robots.txt says of `url` (always `allowed` when robots.txt is not obeyed). */
+  verdict(url: string, robots: RobotsTxt | undefined): RobotsVerdict {
+    if (!this.#options.shared.respectRobots) return 'allowed';
     if (robots === undefined || robots.isAllowed(url, this.#options.agentToken)) return 'allowed';
     return robots.source === 'unreachable' ? 'unreachable' : 'disallowed';
   }
 
   /**
-   * How the origin's robots.txt fetch failed, when it did (5xx, 429, network error),
-   * whether or not the crawl then obeyed it (`--robots-error allow`); null otherwise.
+   * How the origin's robots.txt fetch failed, when it did (5xx, 429, network error), whether
+   * or not the crawl then obeyed it (`--robots-error allow`); null otherwise or when unknown.
    */
-  unreachable(origin: string): RobotsUnreachable | null {
+  async unreachable(origin: string): Promise<RobotsUnreachable | null> {
+    await this.known(origin);
     return this.#unreachable.get(origin) ?? null;
   }
 
-  async #load(origin: string): Promise<void> {
-    const o = this.#options;
-    // robots.txt is the first request to every origin, and counts for its politeness too.
-    o.schedule.book(origin, o.now());
-    const { robots, status, detail } = await fetchRobots(origin, {
-      userAgent: o.userAgent,
-      timeoutMs: o.timeoutMs,
-      ...(o.fetch ? { fetch: o.fetch } : {}),
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-    let effective = robots;
-    if (robots.source === 'unreachable') {
-      this.#unreachable.set(origin, { status, detail });
-      if (o.robotsError === 'allow') {
-        effective = robotsForStatus(404);
-        await o.emit({
-          type: 'warning',
-          message: `robots.txt of ${origin} is unreachable (${detail ?? status}); crawling it anyway because of --robots-error allow. RFC 9309 says to stay away.`,
-        });
-      }
+  /** The policy an outcome means for this crawl, kept for the origin. */
+  #keep(origin: string, outcome: HostRobots): RobotsTxt {
+    const read =
+      outcome.body === null
+        ? robotsForStatus(outcome.status)
+        : robotsForStatus(outcome.status, outcome.body, { url: outcome.url });
+    let robots = read;
+    if (read.source === 'unreachable') {
+      this.#unreachable.set(origin, { status: outcome.status, detail: outcome.detail });
+      if (this.#options.shared.robotsError === 'allow') robots = robotsForStatus(404);
     }
-    this.#robots.set(origin, effective);
-    const crawlDelay = o.ignoreCrawlDelay ? null : effective.crawlDelay(o.agentToken);
-    o.schedule.setRobots(origin, crawlDelay);
-    this.#pending.delete(origin);
-    await o.emit({
-      type: 'robots',
-      origin,
-      status,
-      source: effective.source,
-      crawlDelay,
-      detail,
-    });
-    o.onRobots(origin, effective);
+    this.#robots.set(origin, robots);
+    return robots;
+  }
+
+  /** The crawl's gap, raised to the host's Crawl-delay (seconds), capped by `maxCrawlDelay`. */
+  #gapMs(crawlDelay: number | null): number {
+    const { baseGapMs, shared } = this.#options;
+    if (crawlDelay === null || crawlDelay <= 0) return baseGapMs;
+    return Math.max(baseGapMs, Math.min(crawlDelay, shared.maxCrawlDelay) * 1000);
   }
 }

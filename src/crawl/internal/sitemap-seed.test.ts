@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../http/test-support/test-server.ts';
 import { normalizeUrl, originOf, sameSite } from '../../url/index.ts';
 import { crawl } from '../crawl.ts';
-import type { FrontierItem } from '../frontier.ts';
+import type { FrontierItem } from '../crawl-state.ts';
 import { seedFromSitemaps } from './sitemap-seed.ts';
 
 const xml = { 'content-type': 'application/xml' };
@@ -57,13 +57,20 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
       fromRobots,
       given,
       fetch: globalThis.fetch,
-      userAgent: 'waymark-test',
-      timeoutMs: 5_000,
+      context: {
+        userAgent: 'waymark-test',
+        timeoutMs: 5_000,
+        maxBytes: 1024 * 1024,
+        fetch: undefined,
+        signal: undefined,
+        now: Date.now,
+      },
       normalize: (url) => normalizeUrl(url),
       onSite: (url) => sameSite(url, a.origin),
       originOf: (url) => originOf(url) ?? '',
-      feedCandidates: null,
-      add: (items: FrontierItem[]) => added.push(...items.map((i) => i.url)),
+      add: (items: FrontierItem[]) => {
+        added.push(...items.map((i) => i.url));
+      },
       warn: async (message) => {
         warnings.push(message);
       },

@@ -4,9 +4,9 @@ import { printable } from '../../shared/printable.ts';
 import { type SitemapReport, walkSitemaps } from '../../sitemap/index.ts';
 import { canonical, type SitemapCandidate } from '../../sitemap/walk-sitemaps.ts';
 import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
-import type { FrontierItem } from '../frontier.ts';
-import { looksLikeFeed } from './feeds.ts';
+import type { FrontierItem } from '../crawl-state.ts';
 import { PRIORITY_SITEMAP_URL } from './page-outcomes.ts';
+import type { RequestContext } from './request-context.ts';
 import { fetchRobots } from './robots-fetch.ts';
 
 /** URLs from the sitemaps go to the frontier this many at a time (one transaction each). */
@@ -26,19 +26,18 @@ export interface SitemapSeedOptions {
   readonly given: readonly string[];
   /** A fetch that keeps to the origin's politeness, like every other request. */
   readonly fetch: FetchFunction;
-  readonly userAgent: string;
-  /** Time cap for another host's robots.txt. */
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  /**
+   * User agent, signal, and the time cap for another host's robots.txt; sitemaps keep the
+   * walk's own caps (they may be 50 MB by the protocol, five times a page's).
+   */
+  readonly context: RequestContext;
   /** The crawl's URL normalisation; null for a URL it does not crawl. */
   readonly normalize: (url: string) => string | null;
   /** On the crawl's site. */
   readonly onSite: (url: string) => boolean;
   readonly originOf: (url: string) => string;
-  /** Feed-looking URLs go here too (with `feeds`), to be confirmed at the end. */
-  readonly feedCandidates: Set<string> | null;
-  /** Queues a batch of the site's URLs from its sitemaps. */
-  readonly add: (items: FrontierItem[]) => void;
+  /** Queues a batch of the site's URLs from its sitemaps; the reading waits for it. */
+  readonly add: (items: FrontierItem[]) => Promise<void> | void;
   /** Says why a sitemap or a URL in one was skipped. */
   readonly warn: (message: string) => Promise<void>;
 }
@@ -70,8 +69,8 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
   try {
     for await (const { entry } of walkSitemaps(urls, {
       fetch: options.fetch,
-      userAgent: options.userAgent,
-      ...(options.signal ? { signal: options.signal } : {}),
+      userAgent: options.context.userAgent,
+      ...(options.context.signal ? { signal: options.context.signal } : {}),
       // The crawl's own rule (below) decides for children on other origins too.
       allowCrossOrigin: true,
       checkSitemap: sitemapRule(options),
@@ -91,7 +90,6 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
         continue;
       }
       if (url === null || !options.onSite(url)) continue;
-      if (options.feedCandidates !== null && looksLikeFeed(url)) options.feedCandidates.add(url);
       batch.push({
         url,
         origin: options.originOf(url),
@@ -101,22 +99,26 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
         kind: 'sitemap',
       });
       if (batch.length >= BATCH) {
-        options.add(batch);
+        const full = batch;
         batch = [];
+        await options.add(full);
       }
     }
   } finally {
-    // What was read before a failure is queued all the same.
-    if (batch.length > 0) options.add(batch);
-    if (skippedSitemaps > SKIP_WARNINGS) {
-      warn(`${skippedSitemaps - SKIP_WARNINGS} more sitemaps not read, for the reasons above`);
+    try {
+      // What was read before a failure is queued all the same.
+      if (batch.length > 0) await options.add(batch);
+    } finally {
+      if (skippedSitemaps > SKIP_WARNINGS) {
+        warn(`${skippedSitemaps - SKIP_WARNINGS} more sitemaps not read, for the reasons above`);
+      }
+      if (tooLong > 0) {
+        warn(
+          `${tooLong} URL${tooLong === 1 ? '' : 's'} in the sitemaps ${tooLong === 1 ? 'is' : 'are'} longer than ${MAX_REQUEST_URL_LENGTH} characters and skipped (first: ${shown(firstTooLong)})`,
+        );
+      }
+      await Promise.all(warnings);
     }
-    if (tooLong > 0) {
-      warn(
-        `${tooLong} URL${tooLong === 1 ? '' : 's'} in the sitemaps ${tooLong === 1 ? 'is' : 'are'} longer than ${MAX_REQUEST_URL_LENGTH} characters and skipped (first: ${shown(firstTooLong)})`,
-      );
-    }
-    await Promise.all(warnings);
   }
 }
 
@@ -130,12 +132,7 @@ function sitemapRule(options: SitemapSeedOptions) {
   const robotsOf = (origin: string): Promise<RobotsTxt> => {
     let robots = robotsByOrigin.get(origin);
     if (robots === undefined) {
-      robots = fetchRobots(origin, {
-        fetch: options.fetch,
-        userAgent: options.userAgent,
-        timeoutMs: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }).then((result) => result.robots);
+      robots = fetchRobots(origin, options.context, options.fetch).then((result) => result.robots);
       robotsByOrigin.set(origin, robots);
     }
     return robots;
