@@ -117,6 +117,8 @@ test('docs/cli.md describes every command and every flag of its --help', async (
   const missing: string[] = [];
   const commands = [
     'crawl',
+    'crawl status',
+    'crawl export',
     'robots check',
     'robots lint',
     'sitemap parse',

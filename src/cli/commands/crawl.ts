@@ -1,13 +1,19 @@
-import { CRAWL_DEFAULTS, type CrawlRunOptions, crawl } from '../../crawl/index.ts';
+import {
+  CRAWL_DEFAULTS,
+  type CrawlRecord,
+  type CrawlRunOptions,
+  type CrawlState,
+  crawl,
+} from '../../crawl/index.ts';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
-import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
+import { WaymarkError } from '../../shared/waymark-error.ts';
 import { type SiteServer, startSiteServer } from '../../site/index.ts';
-import type { SitemapUrl } from '../../sitemap/index.ts';
-import { UrlsetWriter } from '../../sitemap/index.ts';
-import { writeSitemaps } from '../../sitemap/node.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
+import { checkOutputPlace, writeCrawlOutput } from '../internal/crawl-output.ts';
 import { CrawlProgress } from '../internal/crawl-progress.ts';
+import { type StateLocation, stateLocation } from '../internal/crawl-state-location.ts';
+import { openPostgresAt, storedExtensions } from '../internal/open-crawl-state.ts';
 import { parseCount, parseDuration, parseSize } from '../internal/units.ts';
 import {
   type CliCommand,
@@ -17,6 +23,8 @@ import {
   EXIT_OK,
   EXIT_PROBLEMS,
 } from '../io.ts';
+import { crawlExportCommand } from './crawl-export.ts';
+import { crawlStatusCommand } from './crawl-status.ts';
 
 const NAME = 'waymark crawl';
 
@@ -24,6 +32,10 @@ const HELP = `Crawl a site politely and write the sitemap it should have.
 
 Usage: ${NAME} <url> [--out sitemap.xml | --out-dir dir/] [options]
        ${NAME} --serve <content-root> [--out sitemap.xml] [options]
+       ${NAME} <url> --state postgres://… --crawl <name> [options]   create or go on with a shared crawl
+       ${NAME} --state postgres://… --crawl <name> --join [options]  work on it from another machine
+       ${NAME} status --state … --crawl <name>                        its progress and workers
+       ${NAME} export --state … --crawl <name> --out-dir dir/         its sitemap, so far or done
 
 Output:
       --out <file>            write the sitemap here (atomically); default: standard output
@@ -53,14 +65,22 @@ Politeness:
       --max-crawl-delay <s>   the longest Crawl-delay honoured (${CRAWL_DEFAULTS.maxCrawlDelay}s)
       --timeout <t>           per request: connect, headers and body (15s)
       --max-body <size>       per response (10MB)
-      --user-agent <ua>       default waymark/<version> (+https://github.com/waymark)
+      --user-agent <ua>       default ${CRAWL_DEFAULTS.userAgent}
       --ignore-robots         do not obey robots.txt (warns)
       --robots-error <p>      disallow (RFC 9309, default) or allow when robots.txt is unreachable
       --no-sitemaps           do not read the sitemaps robots.txt names
       --sitemap <url>         read this sitemap too (repeatable)
 State and logging:
-      --state <file>          keep the crawl state in this SQLite file
-      --resume                continue the crawl in --state
+      --state <file|url>      keep the crawl state in this SQLite file, or in PostgreSQL
+                              (postgres://user@host/db, with --crawl)
+      --resume                continue the crawl in --state (an SQLite file)
+      --crawl <name>          share the crawl under this name in PostgreSQL: any number of
+                              workers on any number of machines; the connection string comes
+                              from --state, else WAYMARK_STATE, else the PG* variables
+      --join                  work on the existing crawl --crawl names (no <url>: its options
+                              come from the database; any given must match)
+      --worker-timeout <t>    a worker silent this long is taken for dead and its URLs go to
+                              the others (60s); the others judge this worker by it
       --quiet | --verbose | --json-log
   -h, --help                  show this help
 
@@ -74,6 +94,8 @@ before any request, output places included); 3 the site could not be reached (ro
 export const crawlCommand: CliCommand = {
   summary: 'crawl a site politely and write its sitemap',
   run: async (args: readonly string[], io: CliIo) => {
+    if (args[0] === 'status') return crawlStatusCommand.run(args.slice(1), io);
+    if (args[0] === 'export') return crawlExportCommand.run(args.slice(1), io);
     const { values, positionals } = parseCommandArgs(NAME, args, {
       out: { type: 'string' },
       'out-dir': { type: 'string' },
@@ -103,6 +125,9 @@ export const crawlCommand: CliCommand = {
       sitemap: { type: 'string', multiple: true },
       state: { type: 'string' },
       resume: { type: 'boolean' },
+      crawl: { type: 'string' },
+      join: { type: 'boolean' },
+      'worker-timeout': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       verbose: { type: 'boolean', short: 'v' },
       'json-log': { type: 'boolean' },
@@ -113,9 +138,21 @@ export const crawlCommand: CliCommand = {
       return EXIT_OK;
     }
     const [given, ...extra] = positionals;
+    const location = stateLocation(NAME, values, io.env);
+    if (values.join && location.kind !== 'postgres')
+      throw usageError(NAME, '--join works on a shared crawl: give --crawl <name>');
+    if (values.join && (given !== undefined || values.serve !== undefined))
+      throw usageError(
+        NAME,
+        '--join takes no URL: the crawl in the database says where it started',
+      );
+    if (values.resume && location.kind === 'postgres')
+      throw usageError(NAME, 'a shared crawl always goes on where it stopped: drop --resume');
+    if (values['worker-timeout'] !== undefined && location.kind !== 'postgres')
+      throw usageError(NAME, '--worker-timeout is for a shared crawl (--crawl <name>)');
     if (values.serve !== undefined && given !== undefined)
       throw usageError(NAME, '--serve crawls the served root: give no URL with it');
-    if (values.serve === undefined && given === undefined)
+    if (values.serve === undefined && given === undefined && !values.join)
       throw usageError(NAME, 'missing the URL to start from');
     if (extra.length > 0) throw usageError(NAME, `one start URL (got ${positionals.length})`);
     if (given !== undefined && (!URL.canParse(given) || !/^https?:/i.test(given)))
@@ -127,27 +164,39 @@ export const crawlCommand: CliCommand = {
       throw usageError(NAME, `--format is xml, json or text, not "${format}"`);
     if (values['out-dir'] !== undefined && format !== 'xml')
       throw usageError(NAME, '--out-dir writes XML; use --out for json or text');
-    const lastmod = values.lastmod ?? 'header';
-    if (lastmod !== 'header' && lastmod !== 'none')
+    const lastmod = values.lastmod;
+    if (lastmod !== undefined && lastmod !== 'header' && lastmod !== 'none')
       throw usageError(NAME, `--lastmod is header or none, not "${lastmod}"`);
-    const robotsError = values['robots-error'] ?? 'disallow';
-    if (robotsError !== 'allow' && robotsError !== 'disallow')
+    const robotsError = values['robots-error'];
+    if (robotsError !== undefined && robotsError !== 'allow' && robotsError !== 'disallow')
       throw usageError(NAME, `--robots-error is allow or disallow, not "${robotsError}"`);
     if (values.resume && values.state === undefined)
       throw usageError(NAME, '--resume needs --state <file>');
+    const workerTimeoutMs =
+      values['worker-timeout'] === undefined
+        ? undefined
+        : parseDuration(NAME, '--worker-timeout', values['worker-timeout']);
     // Where the results go is checked before the first request: a crawl of an hour must
     // not end in "cannot write".
-    await checkOutput('--out', values.out, checkWritableFile);
-    await checkOutput('--out-dir', values['out-dir'], checkWritableFolder);
-    await checkOutput('--feeds', values.feeds, checkWritableFile);
-    await checkOutput('--state', values.state, checkWritableFile);
+    await checkOutputPlace(NAME, '--out', values.out, checkWritableFile);
+    await checkOutputPlace(NAME, '--out-dir', values['out-dir'], checkWritableFolder);
+    await checkOutputPlace(NAME, '--feeds', values.feeds, checkWritableFile);
+    if (location.kind === 'sqlite') {
+      await checkOutputPlace(NAME, '--state', location.path, checkWritableFile);
+    }
+    // A shared crawl's database is reached (and a joined crawl's record read) before the
+    // site is: a wrong address fails at once.
+    const shared = await openSharedState(location, values.join === true, workerTimeoutMs, io);
 
     // The choice-like options are checked above, before a --serve root is opened; numbers and
     // sizes are read below, and a bad one stops the served root again through `finally`.
-    const served: SiteServer | null =
-      values.serve === undefined ? null : await startSiteServer({ root: values.serve, port: 0 });
-    const start = served === null ? (given as string) : `${served.origin}/`;
+    let served: SiteServer | null = null;
     try {
+      if (values.serve !== undefined) {
+        served = await startSiteServer({ root: values.serve, port: 0 });
+      }
+      const start =
+        served !== null ? `${served.origin}/` : (given ?? (shared?.record?.start as string));
       const origin = new URL(start).origin;
       const progress = new CrawlProgress(
         io,
@@ -157,13 +206,16 @@ export const crawlCommand: CliCommand = {
       let written: string | null = null;
       // The crawl calls write only when it has a sitemap to give (see CrawlRunOptions.write).
       let wroteSitemap = false;
-      const extensions = [
-        ...(values.hreflang ? (['xhtml'] as const) : []),
-        ...(values.images ? (['image'] as const) : []),
-      ];
+      const extensions =
+        shared?.record != null
+          ? storedExtensions(shared.record)
+          : [
+              ...(values.hreflang ? (['xhtml'] as const) : []),
+              ...(values.images ? (['image'] as const) : []),
+            ];
       const options: CrawlRunOptions = {
-        start,
-        userAgent: values['user-agent'] ?? `waymark/${io.version} (+https://github.com/waymark)`,
+        ...(values.join ? { join: true } : { start }),
+        ...(values['user-agent'] === undefined ? {} : { userAgent: values['user-agent'] }),
         ...(values['max-pages']
           ? { maxPages: parseCount(NAME, '--max-pages', values['max-pages'], 1) }
           : {}),
@@ -186,7 +238,7 @@ export const crawlCommand: CliCommand = {
           : {}),
         ...(values.timeout ? { timeoutMs: parseDuration(NAME, '--timeout', values.timeout) } : {}),
         ...(values['max-body']
-          ? { maxBodyBytes: parseSize(NAME, '--max-body', values['max-body']) }
+          ? { maxBytes: parseSize(NAME, '--max-body', values['max-body']) }
           : {}),
         ...(values.include ? { include: values.include } : {}),
         ...(values.exclude ? { exclude: values.exclude } : {}),
@@ -195,32 +247,32 @@ export const crawlCommand: CliCommand = {
         ...(values['strip-param'] ? { stripParams: values['strip-param'] } : {}),
         ...(values['strip-query'] ? { stripQuery: true } : {}),
         ...(values['ignore-robots'] ? { respectRobots: false } : {}),
-        robotsError,
+        ...(robotsError === undefined ? {} : { robotsError }),
         ...(values['no-sitemaps'] ? { sitemaps: false } : {}),
         ...(values.sitemap ? { extraSitemaps: values.sitemap } : {}),
-        lastmod,
+        ...(lastmod === undefined ? {} : { lastmod }),
         ...(values.hreflang ? { hreflang: true } : {}),
         ...(values.images ? { images: true } : {}),
         ...(values.feeds ? { feeds: true } : {}),
-        statePath: values.state ?? null,
+        ...(shared === null
+          ? { statePath: location.kind === 'sqlite' ? location.path : null }
+          : { state: shared.state }),
         ...(values.resume ? { resume: true } : {}),
         ...(io.interrupts ? { signal: io.interrupts() } : {}),
         write: async (pages) => {
           wroteSitemap = true;
-          if (values['out-dir'] !== undefined) {
-            const result = await writeSitemaps(pages, {
-              dir: values['out-dir'],
-              baseUrl: `${origin}/`,
+          written = await writeCrawlOutput(
+            pages,
+            {
+              out: values.out,
+              outDir: values['out-dir'],
+              format,
+              gzip: values.gzip === true,
               extensions,
-              ...(values.gzip ? { gzip: true } : {}),
-            });
-            written = result.index ?? result.files[0] ?? null;
-          } else if (values.out !== undefined) {
-            await writeFileAtomically(values.out, render(pages, format, extensions));
-            written = values.out;
-          } else {
-            for (const chunk of render(pages, format, extensions)) io.stdout(chunk);
-          }
+            },
+            origin,
+            io,
+          );
         },
       };
       function parseRate(text: string): number {
@@ -250,29 +302,66 @@ export const crawlCommand: CliCommand = {
       ].filter((path) => path !== undefined);
       progress.summary(summary, written, kept);
       if (summary.stoppedBy === 'aborted') {
-        progress.notice(resumeHint(args, values.state));
+        progress.notice(
+          location.kind === 'postgres'
+            ? `interrupted: this worker stopped; its URLs went back to the crawl in ${location.display}. To work on it again:\n  waymark crawl ${sharedCrawlWords(location, values.state)} --join`
+            : resumeHint(args, values.state),
+        );
         return EXIT_INTERRUPTED;
+      }
+      if (shared !== null && !wroteSitemap && summary.listed > 0) {
+        progress.notice(
+          `another worker finished the crawl and wrote its output; to write it here: waymark crawl export ${location.kind === 'postgres' ? sharedCrawlWords(location, values.state) : ''} --out-dir <dir>`,
+        );
       }
       if (summary.unreachable !== null) return EXIT_FAILURE;
       return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
     } finally {
       await served?.close();
+      // The crawl closes its state; this is for a failure before it started.
+      await shared?.state.close();
     }
   },
 };
 
-/** Runs an output place's check, as a usage error naming the option. */
-async function checkOutput(
-  option: string,
-  path: string | undefined,
-  check: (path: string) => Promise<void>,
-): Promise<void> {
-  if (path === undefined) return;
+/**
+ * `--state … --crawl …` for a command to type next. A connection string that came from the
+ * environment is left out (the environment still has it); one given on the command line is
+ * shown without its password, which the user puts back (or sets PGPASSWORD).
+ */
+function sharedCrawlWords(
+  location: Extract<StateLocation, { kind: 'postgres' }>,
+  given: string | undefined,
+): string {
+  const state = given === undefined ? [] : ['--state', location.display];
+  return [...state, '--crawl', location.crawl].map(shellWord).join(' ');
+}
+
+/** A shared crawl's state, opened (and for --join, its record read) before the crawl. */
+async function openSharedState(
+  location: StateLocation,
+  join: boolean,
+  workerTimeoutMs: number | undefined,
+  io: CliIo,
+): Promise<{ state: CrawlState; record: CrawlRecord | null } | null> {
+  if (location.kind !== 'postgres') return null;
+  const state = await openPostgresAt(location, {
+    workerTimeoutMs,
+    onRetry: (error, waitMs) =>
+      io.stderr(`${NAME}: the database is away (${error.message}); trying again in ${waitMs} ms\n`),
+  });
   try {
-    await check(path);
+    const record = await state.crawl();
+    if (join && record === null) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `no crawl named "${location.crawl}" in ${location.display}: create it with waymark crawl <url> --state … --crawl ${location.crawl}`,
+      );
+    }
+    return { state, record };
   } catch (error) {
-    if (!isWaymarkError(error)) throw error;
-    throw usageError(NAME, `${option}: ${error.message}`);
+    await state.close();
+    throw error;
   }
 }
 
@@ -288,33 +377,4 @@ function resumeHint(args: readonly string[], state: string | undefined): string 
 /** A word as a POSIX shell reads it back unchanged. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/** The listed pages in the chosen format; one XML file holds at most the protocol's limits. */
-function* render(
-  pages: Iterable<SitemapUrl>,
-  format: string,
-  extensions: readonly ('xhtml' | 'image')[],
-): Generator<string> {
-  if (format === 'text') {
-    for (const page of pages) yield `${page.loc}\n`;
-    return;
-  }
-  if (format === 'json') {
-    for (const page of pages) yield `${JSON.stringify(page)}\n`;
-    return;
-  }
-  const writer = new UrlsetWriter({ extensions, pretty: true });
-  yield writer.open();
-  for (const page of pages) {
-    const result = writer.write(page);
-    if (!result.written) {
-      throw new WaymarkError(
-        'invalid-argument',
-        `the sitemap passes ${result.full === 'max-urls' ? '50,000 URLs' : '50 MiB'}: use --out-dir to write an index and parts`,
-      );
-    }
-    yield result.xml;
-  }
-  yield writer.close();
 }

@@ -1,0 +1,93 @@
+import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
+import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
+import type { SitemapUrl } from '../../sitemap/index.ts';
+import { UrlsetWriter } from '../../sitemap/index.ts';
+import { writeSitemaps } from '../../sitemap/node.ts';
+import type { CliIo } from '../io.ts';
+import { usageError } from './args.ts';
+
+/** Where and how `waymark crawl` and `waymark crawl export` write the listed pages. */
+export interface CrawlOutput {
+  /** One file (atomically); with neither this nor `outDir`, standard output. */
+  readonly out?: string | undefined;
+  /** A folder: sitemap.xml, or parts plus sitemap_index.xml past the protocol's limits. */
+  readonly outDir?: string | undefined;
+  readonly format: 'xml' | 'json' | 'text';
+  readonly gzip: boolean;
+  readonly extensions: readonly ('xhtml' | 'image')[];
+}
+
+/**
+ * Writes the pages where `output` says. Returns the file written (the index of a folder),
+ * or null for standard output.
+ */
+export async function writeCrawlOutput(
+  pages: AsyncIterable<SitemapUrl>,
+  output: CrawlOutput,
+  origin: string,
+  io: CliIo,
+): Promise<string | null> {
+  if (output.outDir !== undefined) {
+    const result = await writeSitemaps(pages, {
+      dir: output.outDir,
+      baseUrl: `${origin}/`,
+      extensions: output.extensions,
+      ...(output.gzip ? { gzip: true } : {}),
+    });
+    return result.index ?? result.files[0] ?? null;
+  }
+  if (output.out !== undefined) {
+    await writeFileAtomically(output.out, render(pages, output.format, output.extensions));
+    return output.out;
+  }
+  for await (const chunk of render(pages, output.format, output.extensions)) io.stdout(chunk);
+  return null;
+}
+
+/** The listed pages in the chosen format; one XML file holds at most the protocol's limits. */
+async function* render(
+  pages: AsyncIterable<SitemapUrl>,
+  format: CrawlOutput['format'],
+  extensions: readonly ('xhtml' | 'image')[],
+): AsyncGenerator<string> {
+  if (format === 'text') {
+    for await (const page of pages) yield `${page.loc}\n`;
+    return;
+  }
+  if (format === 'json') {
+    for await (const page of pages) yield `${JSON.stringify(page)}\n`;
+    return;
+  }
+  const writer = new UrlsetWriter({ extensions, pretty: true });
+  yield writer.open();
+  for await (const page of pages) {
+    const result = writer.write(page);
+    if (!result.written) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `the sitemap passes ${result.full === 'max-urls' ? '50,000 URLs' : '50 MiB'}: use --out-dir to write an index and parts`,
+      );
+    }
+    yield result.xml;
+  }
+  yield writer.close();
+}
+
+/**
+ * Runs an output place's check before any work, as a usage error naming the option: a crawl
+ * of an hour must not end in "cannot write".
+ */
+export async function checkOutputPlace(
+  command: string,
+  option: string,
+  path: string | undefined,
+  check: (path: string) => Promise<void>,
+): Promise<void> {
+  if (path === undefined) return;
+  try {
+    await check(path);
+  } catch (error) {
+    if (!isWaymarkError(error)) throw error;
+    throw usageError(command, `${option}: ${error.message}`);
+  }
+}
