@@ -78,11 +78,17 @@ export function startSite(pages: number): Promise<SiteHandle> {
   const child = fork(SCRIPT, [String(pages)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let nextId = 0;
   const waiting = new Map<number, (reply: unknown) => void>();
+  // With a callback, a send on a closed channel (the site process died, e.g. of a Ctrl-C to
+  // the whole process group) rejects the call instead of emitting an 'error' nobody handles.
   const ask = <T>(request: Request): Promise<T> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, resolve as (reply: unknown) => void);
-      child.send({ id, request } satisfies Envelope);
+      child.send({ id, request } satisfies Envelope, (error) => {
+        if (error === null) return;
+        waiting.delete(id);
+        reject(error);
+      });
     });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -97,8 +103,10 @@ export function startSite(pages: number): Promise<SiteHandle> {
           stats: () => ask<CrawlStats>({ type: 'stats' }),
           explain: (urls, missed) => ask<string[]>({ type: 'explain', urls, missed }),
           close: async () => {
+            if (child.exitCode !== null || child.signalCode !== null) return;
             const exited = new Promise((done) => child.once('exit', done));
-            child.send({ id: -1, request: { type: 'close' } } satisfies Envelope);
+            // A closed channel: the process is ending anyway.
+            child.send({ id: -1, request: { type: 'close' } } satisfies Envelope, () => {});
             await exited;
           },
         });
