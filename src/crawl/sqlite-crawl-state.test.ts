@@ -9,22 +9,21 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
 import { isWaymarkError } from '../shared/waymark-error.ts';
-import type {
-  CrawlResultFields,
-  CrawlState,
-  FinishedItem,
-  FrontierItem,
-  HostRobots,
-  StepRequest,
-  StepResult,
-  TakenItem,
-} from './crawl-state.ts';
+import type { CrawlState, StepRequest } from './crawl-state.ts';
 import { IN_FLIGHT } from './internal/sqlite-schema.ts';
 import {
   openSqliteCrawlState,
   type SqliteCrawlState,
   type SqliteCrawlStateOptions,
 } from './sqlite-crawl-state.ts';
+import {
+  finished,
+  LISTED,
+  page,
+  robotsOf,
+  step,
+  urls,
+} from './test-support/conformance/helpers.ts';
 import { linksOf, parentOf, seedUrls } from './test-support/crawl-state-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-crawl-state-test-'));
@@ -35,40 +34,6 @@ const fresh = () => join(dir, `state-${files++}.db`);
 
 const A = 'https://a.test';
 const B = 'https://b.test';
-const LISTED: CrawlResultFields = {
-  status: 200,
-  outcome: 'listed',
-  reason: null,
-  lastmod: null,
-  finalUrl: null,
-  data: null,
-};
-
-function page(url: string, extra: Partial<FrontierItem> = {}): FrontierItem {
-  return {
-    url,
-    origin: new URL(url).origin,
-    priority: 0,
-    depth: 0,
-    via: null,
-    kind: 'page',
-    ...extra,
-  };
-}
-
-function robotsOf(origin: string, gapMs: number): HostRobots {
-  return { status: 404, detail: null, url: `${origin}/robots.txt`, body: null, gapMs };
-}
-
-function finished(item: TakenItem, extra: Partial<FinishedItem> = {}): FinishedItem {
-  return { item, result: LISTED, discovered: [], depthCut: 0, requested: true, ...extra };
-}
-
-function step(state: CrawlState, request: Partial<StepRequest>): Promise<StepResult> {
-  return state.step({ finished: [], released: [], take: 0, ...request });
-}
-
-const urls = (items: readonly { url: string }[]) => items.map((item) => item.url);
 
 async function withState(
   fn: (state: SqliteCrawlState) => Promise<void>,

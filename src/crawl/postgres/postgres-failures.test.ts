@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startPostgresServer } from '../../test-support/postgres-server.ts';
-import type { FinishedItem, FrontierItem, HostRobots, TakenItem } from '../crawl-state.ts';
+import type { FinishedItem } from '../crawl-state.ts';
+import { finished, page, robotsOf } from '../test-support/conformance/helpers.ts';
 import { openPostgresCrawlState, type PostgresCrawlState } from './postgres-crawl-state.ts';
 import { startCommitCuttingProxy } from './test-support/commit-cutting-proxy.ts';
 
@@ -16,26 +17,6 @@ after(async () => {
 });
 
 let crawls = 0;
-
-function page(url: string): FrontierItem {
-  return { url, origin: new URL(url).origin, priority: 0, depth: 0, via: null, kind: 'page' };
-}
-
-function robotsOf(origin: string): HostRobots {
-  return { status: 404, detail: null, url: `${origin}/robots.txt`, body: null, gapMs: 0 };
-}
-
-function finished(item: TakenItem): FinishedItem {
-  const result = {
-    status: 200,
-    outcome: 'listed',
-    reason: null,
-    lastmod: null,
-    finalUrl: null,
-    data: null,
-  } as const;
-  return { item, result, discovered: [], depthCut: 0, requested: true };
-}
 
 /** A state through the proxy, one straight to the server, on a new crawl of `urls`. */
 async function withCrawl(
@@ -55,7 +36,7 @@ async function withCrawl(
     // Redirect hops travel with the item, a retried step's answer included.
     await direct.add(urls.map((url, i) => ({ ...page(url), redirects: i % 3 })));
     for (const origin of new Set(urls.map((url) => new URL(url).origin))) {
-      await direct.settleRobots(origin, robotsOf(origin));
+      await direct.settleRobots(origin, robotsOf(origin, 0));
     }
     await fn(cut, direct, retries);
   } finally {
@@ -90,7 +71,11 @@ describe('a connection lost in a transaction', () => {
         );
         assert.deepEqual(await direct.counts(), { queued: 7, inFlight: 3, done: 0, seen: 10 });
         proxy.cutNext(when);
-        const next = await cut.step({ finished: taken.map(finished), released: [], take: 2 });
+        const next = await cut.step({
+          finished: taken.map((item) => finished(item)),
+          released: [],
+          take: 2,
+        });
         assert.equal(next.lost, 0);
         assert.equal(next.requested, 3);
         assert.deepEqual(
@@ -113,7 +98,7 @@ describe('a connection lost in a transaction', () => {
       let done: FinishedItem[] = [];
       for (let round = 0; round < 10; round++) {
         const { taken } = await direct.step({ finished: done, released: [], take: 10 });
-        done = taken.map(finished);
+        done = taken.map((item) => finished(item));
       }
       proxy.cutNext('after');
       assert.equal(await cut.claimFinish(), true, 'the claim that committed is this one');
@@ -144,7 +129,7 @@ describe('the server restarted or crashed in the middle of a crawl', () => {
       let outage: Promise<void> | null = null;
       try {
         await one.create({ start: urls[0] as string, options: '{}', gapMs: 0 });
-        await one.add(urls.map(page));
+        await one.add(urls.map((url) => page(url)));
         assert.equal(await one.claimSitemaps(), true);
         await one.settleSitemaps(0);
         const recorded: string[] = [];
@@ -154,8 +139,9 @@ describe('the server restarted or crashed in the middle of a crawl', () => {
             const result = await state.step({ finished: done, released: [], take: 4 });
             assert.equal(result.lost, 0);
             recorded.push(...done.map((d) => d.item.url));
-            for (const origin of result.robots) await state.settleRobots(origin, robotsOf(origin));
-            done = result.taken.map(finished);
+            for (const origin of result.robots)
+              await state.settleRobots(origin, robotsOf(origin, 0));
+            done = result.taken.map((item) => finished(item));
             // Part-way through, the server goes away under the running steps.
             if (outage === null && recorded.length >= 60) {
               outage = how === 'restart' ? server.restart() : crashAndRestart();

@@ -68,7 +68,7 @@ describe('workers that die, freeze or close', () => {
       child.kill('SIGSTOP');
       try {
         const back = await takeBack(state, claimed.taken);
-        await state.step({ finished: back.map(finished), released: [], take: 0 });
+        await state.step({ finished: back.map((item) => finished(item)), released: [], take: 0 });
       } finally {
         child.kill('SIGCONT');
       }

@@ -46,7 +46,7 @@ describe('workers on one PostgreSQL crawl', () => {
       const all = origins.flatMap((origin) =>
         Array.from({ length: 100 }, (__, i) => `${origin}/${i}`),
       );
-      await states[0]?.add(all.map(page));
+      await states[0]?.add(all.map((url) => page(url)));
       assert.equal(await states[0]?.claimSitemaps(), true);
       await states[0]?.settleSitemaps(0);
       const takenBy = new Map<string, number>();
@@ -64,7 +64,7 @@ describe('workers on one PostgreSQL crawl', () => {
             assert.equal(takenBy.get(item.url), undefined, `${item.url} taken twice`);
             takenBy.set(item.url, n);
           }
-          done = result.taken.map(finished);
+          done = result.taken.map((item) => finished(item));
           if (!result.open) return;
           if (result.taken.length === 0 && result.robots.length === 0) await sleep(5);
         }

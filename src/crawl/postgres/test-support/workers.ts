@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { FinishedItem, FrontierItem, HostRobots, TakenItem } from '../../crawl-state.ts';
+import type { TakenItem } from '../../crawl-state.ts';
 import {
   type CrawlWorker,
   openPostgresCrawlState,
@@ -17,25 +17,7 @@ export const A = 'https://a.test';
 export const B = 'https://b.test';
 export const C = 'https://c.test';
 
-export function page(url: string): FrontierItem {
-  return { url, origin: new URL(url).origin, priority: 0, depth: 0, via: null, kind: 'page' };
-}
-
-export function robotsOf(origin: string, gapMs: number): HostRobots {
-  return { status: 404, detail: null, url: `${origin}/robots.txt`, body: null, gapMs };
-}
-
-export function finished(item: TakenItem): FinishedItem {
-  const result = {
-    status: 200,
-    outcome: 'listed',
-    reason: null,
-    lastmod: null,
-    finalUrl: null,
-    data: null,
-  } as const;
-  return { item, result, discovered: [], depthCut: 0, requested: true };
-}
+export { finished, page, robotsOf } from '../../test-support/conformance/helpers.ts';
 
 /** Runs `fn` with `n` handles (workers) on one new crawl; all closed afterwards. */
 export type WithWorkers = (
