@@ -89,13 +89,74 @@ export class Calls {
       const value = await transaction(sql, async (tx) => {
         const value = await work(tx);
         const stored = JSON.stringify(encode(value));
-        // Sent without waiting: it goes out with the COMMIT, in one round trip.
+        // Sent without waiting: it goes out with the COMMIT, in one round trip. Awaited
+        // only once the transaction committed; its failure otherwise is the transaction's.
         ended = run(tx, this.#q.endCall, [worker, id, stored]).execute();
+        ended.catch(() => {});
         return value;
       });
       // Had it failed, the COMMIT would have rolled the transaction back: it must not have.
       await ended;
       return value;
+    });
+  }
+
+  /**
+   * As {@link change}, in one round trip: BEGIN, the statements `send` sends (without
+   * waiting for their answers), the call's record and COMMIT go out together on a connection
+   * of its own, so the transaction holds its locks only while the server runs it, never while
+   * this process is busy with other work. `send` must execute each statement as it makes it
+   * (`.execute()`), or it would go out after the COMMIT. The statements cannot hand their results to a
+   * later one, so they note what they did with the worker themselves, and `decode` reads that
+   * back when the commit was in doubt and did happen.
+   */
+  changeInOneTrip<T>(
+    what: string,
+    worker: number,
+    send: (tx: Sql) => Promise<T>,
+    decode: (sql: Sql) => Promise<T>,
+  ): Promise<T> {
+    const id = randomUUID();
+    return this.retry(what, async (sql, inDoubt) => {
+      if (inDoubt) {
+        const [row] = await run(sql, this.#q.lastResult, [worker, id]);
+        if (row !== undefined) return decode(sql);
+      }
+      const tx = await sql.reserve();
+      let lost = false;
+      try {
+        const begin = tx.unsafe('BEGIN').execute();
+        let value: Promise<T>;
+        let end = 'COMMIT';
+        try {
+          value = send(tx);
+        } catch (error) {
+          // Whatever went out before the throw must not be committed.
+          value = Promise.reject(error);
+          end = 'ROLLBACK';
+        }
+        const ended = run(tx, this.#q.endCall, [worker, id, null]).execute();
+        const commit = tx.unsafe(end).execute();
+        // Each statement is answered on its own, in order: after one fails, the ones behind
+        // it fail as the transaction is aborted, and the COMMIT rolls it back, so the first
+        // failure is the cause. After a lost connection, statements still queued in the
+        // driver are never answered: nothing more is waited for.
+        const all = [begin, value, ended, commit];
+        try {
+          await Promise.all(all);
+        } catch (error) {
+          lost = failureKind(error) === 'connection';
+          if (!lost) await Promise.allSettled(all);
+          throw error;
+        }
+        const committed = (await commit) as unknown as { command?: string };
+        if (committed.command !== 'COMMIT')
+          throw new Error(`${what}: the transaction was not committed`);
+        return await value;
+      } finally {
+        // A connection lost mid-call goes with its pool (see connection.ts): never reused.
+        if (!lost) tx.release();
+      }
     });
   }
 

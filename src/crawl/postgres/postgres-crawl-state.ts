@@ -21,6 +21,7 @@ import {
 } from '../internal/crawl-state-input.ts';
 import { Calls, run } from './calls.ts';
 import { connectError, Pool, targetName, transaction } from './connection.ts';
+import { KnownUrls } from './known-urls.ts';
 import { toRecord, toResult, toRobots, toWorker } from './rows.ts';
 import { checkSchemaName, DONE, IN_FLIGHT, inSchema, migrate, ROBOTS_KNOWN } from './schema.ts';
 import { SQL, type StatementName } from './statements.ts';
@@ -28,11 +29,10 @@ import {
   addColumn,
   addParameters,
   emptyAddColumns,
+  notedStep,
   prepareStep,
-  runStep,
-  type StepRecord,
-  toSummary,
-  toTakenItem,
+  rememberAdded,
+  sendStep,
 } from './step-queries.ts';
 import { WorkerLease } from './worker-lease.ts';
 
@@ -167,6 +167,8 @@ export class PostgresCrawlState implements CrawlState {
   readonly #name: string;
   readonly #timeout: number;
   readonly #normalize: (url: string) => string;
+  /** URLs this worker saw committed: not sent again (see known-urls.ts). */
+  readonly #known = new KnownUrls();
   #crawlId: number | null = null;
   #gaveUpSitemaps = false;
   #closed = false;
@@ -213,10 +215,10 @@ export class PostgresCrawlState implements CrawlState {
   async add(items: readonly FrontierItem[]): Promise<number> {
     this.#checkOpen();
     const columns = emptyAddColumns();
-    for (const item of items) addColumn(columns, item, this.#normalize, null);
+    for (const item of items) addColumn(columns, item, this.#normalize, null, this.#known);
     if (columns.key.length === 0) return 0;
     const origins = [...new Set(columns.origin)];
-    return this.#change('add', async (tx, crawl, worker) => {
+    const added = await this.#change('add', async (tx, crawl, worker) => {
       const [, , added] = await Promise.all([
         this.#run(tx, 'ensureHosts', [crawl, origins]),
         this.#run(tx, 'lockHosts', [crawl, origins]),
@@ -224,27 +226,29 @@ export class PostgresCrawlState implements CrawlState {
       ]);
       return Number(added[0]?.['added'] ?? 0);
     });
+    rememberAdded(this.#known, columns);
+    return added;
   }
 
   async step(request: StepRequest): Promise<StepResult> {
     this.#checkOpen();
     // Everything is checked before the transaction begins: bad input changes nothing.
     checkStep(request);
-    const step = prepareStep(request, this.#normalize, Date.now());
-    let record: StepRecord | null = null;
-    return this.#change(
-      'step',
-      async (tx, crawl, worker) => {
-        const done = await runStep(tx, this.#q, crawl, worker, step);
-        record = done.record;
-        return done.result;
-      },
-      {
-        before: (crawl) => this.#worker.reapDead(crawl),
-        encode: () => record,
-        decode: (stored) => this.#stepAgain(stored as StepRecord),
-      },
-    );
+    const step = prepareStep(request, this.#normalize, Date.now(), this.#known);
+    return this.#calls.serial(async () => {
+      const crawl = await this.#ensureCrawl();
+      const worker = await this.#worker.register(crawl);
+      await this.#worker.reapDead(crawl);
+      const result = await this.#calls.changeInOneTrip(
+        'step',
+        worker,
+        (tx) => sendStep(tx, this.#q, crawl, worker, step),
+        (sql) => this.#stepAgain(sql, crawl, worker, step.finishedCount),
+      );
+      // What a lost result found was not added; which result was lost is not known.
+      if (result.lost === 0) rememberAdded(this.#known, step.found);
+      return result;
+    });
   }
 
   async claimRobots(origin: string): Promise<'fetch' | 'known' | 'busy'> {
@@ -438,18 +442,20 @@ export class PostgresCrawlState implements CrawlState {
     });
   }
 
-  /** A step's answer when its commit, in doubt, did happen. */
-  async #stepAgain(record: StepRecord): Promise<StepResult> {
-    const crawl = this.#crawlId as number;
-    const [rows, [summary]] = await this.#calls.retry('step', (sql) =>
-      Promise.all([
-        this.#run(sql, 'takenAgain', [crawl, record.t]),
-        this.#run(sql, 'summary', [crawl]),
-      ]),
-    );
-    const byId = new Map(rows.map((row) => [Number(row['id']), toTakenItem(row)]));
-    const taken = record.t.flatMap((id) => byId.get(id) ?? []);
-    return { taken, robots: record.r, lost: record.l, ...toSummary(summary) };
+  /** A step's answer when its commit, in doubt, did happen: what it noted of itself. */
+  async #stepAgain(
+    sql: Sql,
+    crawl: number,
+    worker: number,
+    finishedCount: number,
+  ): Promise<StepResult> {
+    const [noted] = await this.#run(sql, 'stepNoted', [worker]);
+    const ids = (noted?.['step_taken'] ?? []) as unknown[];
+    const [taken, [summary]] = await Promise.all([
+      this.#run(sql, 'takenAgain', [crawl, ids]),
+      this.#run(sql, 'summary', [crawl]),
+    ]);
+    return notedStep(noted, taken, summary, finishedCount);
   }
 
   /** The crawl's id, its row made when missing (by any call that changes the crawl). */

@@ -74,12 +74,16 @@ describe('workers that die, freeze or close', () => {
       }
       child.stdin?.write('finish\n');
       assert.deepEqual(JSON.parse((await lines.next()).value as string), { lost: 3 });
-      await once(child, 'exit');
       assert.deepEqual(await state.counts(), { queued: 0, inFlight: 0, done: 3, seen: 3 });
       const results = [];
       for await (const result of state.results()) results.push(result.url);
       assert.deepEqual(results, [`${A}/1`, `${A}/2`, `${A}/3`], 'no link of a lost result added');
       assert.equal((await state.crawl())?.requested, 3, 'only the recorded results count');
+      // The worker does not take the links of its lost results for known (it skips sending
+      // the URLs it saw committed): found again, they are added.
+      child.stdin?.write('again\n');
+      assert.deepEqual(JSON.parse((await lines.next()).value as string), { added: 3 });
+      await once(child, 'exit');
     });
   });
 

@@ -45,7 +45,8 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     // One row per worker process that ever changed the crawl. Its own counters, so workers
     // never contend on one hot row (the crawl's totals are sums); `last_op`/`last_result`
-    // make a call retried after a lost connection return what its commit did. `timeout_ms`
+    // make a call retried after a lost connection return what its commit did (a step writes
+    // what it did into the `step_` columns instead: its transaction goes out in one piece). `timeout_ms`
     // is its own workerTimeoutMs: whoever looks judges its liveness by that, not by their own.
     `CREATE TABLE @.workers (
       id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -59,7 +60,10 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       pid         integer NOT NULL,
       hostname    text NOT NULL,
       last_op     uuid,
-      last_result text
+      last_result text,
+      step_taken    bigint[],
+      step_robots   text[],
+      step_recorded integer
     )`,
     'CREATE INDEX workers_crawl ON @.workers (crawl)',
     // Per host (origin): politeness (next_at, gap_ms: null = the crawl's gap until robots.txt

@@ -101,14 +101,19 @@ export const SQL = {
       RETURNING f.depth_cut, f.requested),
     counted AS (
       UPDATE @.workers SET requested = requested + (SELECT coalesce(sum(requested), 0) FROM rec),
-        depth_cut = depth_cut + (SELECT coalesce(sum(depth_cut), 0) FROM rec), seen_at = ${NOW}
+        depth_cut = depth_cut + (SELECT coalesce(sum(depth_cut), 0) FROM rec), seen_at = ${NOW},
+        step_recorded = (SELECT count(*) FROM rec)
       WHERE id = $2)
     SELECT count(*) AS recorded FROM rec`,
 
   /**
    * Adds the URLs never seen before (the first of a key in the batch wins, marks add up) and
    * marks the known ones linked or in a sitemap. A URL found by a result ($12 its item's id,
-   * $13 its attempt) is added only if that result was recorded. Their hosts must be locked.
+   * $13 its attempt) is added only if that result was recorded. Their hosts must be locked:
+   * then no other transaction adds a URL of theirs meanwhile, so one probe of each key tells
+   * new from known. Every row of the crawl it reads is found by a probe (LATERAL ... LIMIT 1):
+   * a plan that joins or hashes on the crawl instead reads the whole crawl in every step,
+   * and the planner picks one for a young crawl, whose statistics are not yet gathered.
    */
   add: `WITH d AS (
       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::float8[],
@@ -116,31 +121,41 @@ export const SQL = {
         WITH ORDINALITY
         AS d(key, url, origin, kind, priority, depth, via, linked, in_sitemap, parent, attempt,
           redirects, ord)),
-    ok AS (
-      SELECT d.* FROM d WHERE d.parent IS NULL OR EXISTS (
-        SELECT 1 FROM @.urls p WHERE p.id = d.parent AND p.crawl = $1 AND p.state = ${DONE}
-          AND p.attempts = d.attempt AND p.worker = $2)),
+    recorded AS (
+      SELECT r.parent FROM (SELECT DISTINCT parent, attempt FROM d WHERE parent IS NOT NULL) r
+      CROSS JOIN LATERAL (
+        SELECT 1 FROM @.urls p WHERE p.id = r.parent AND p.crawl = $1 AND p.state = ${DONE}
+          AND p.attempts = r.attempt AND p.worker = $2 LIMIT 1) p),
     one AS (
       SELECT DISTINCT ON (key) key, url, origin, kind, priority, depth, via, redirects, ord,
         bool_or(linked = 1) OVER (PARTITION BY key) AS linked,
         bool_or(in_sitemap = 1) OVER (PARTITION BY key) AS in_sitemap
-      FROM ok ORDER BY key, ord),
+      FROM d WHERE d.parent IS NULL OR d.parent IN (SELECT parent FROM recorded)
+      ORDER BY key, ord),
+    seen AS (
+      SELECT one.*, k.id AS known, k.linked AS was_linked, k.in_sitemap AS was_in_sitemap
+      FROM one LEFT JOIN LATERAL (
+        SELECT u.id, u.linked, u.in_sitemap FROM @.urls u WHERE u.crawl = $1 AND u.key = one.key
+        LIMIT 1) k ON true),
     ins AS (
       INSERT INTO @.urls (crawl, host, key, url, kind, priority, depth, via, linked, in_sitemap,
         redirects)
-      SELECT $1::bigint, h.id, one.key, one.url, one.kind, one.priority, one.depth, one.via,
-        one.linked, one.in_sitemap, one.redirects
-      FROM one JOIN @.hosts h ON h.crawl = $1 AND h.origin = one.origin
-      ORDER BY one.ord
+      SELECT $1::bigint, h.id, seen.key, seen.url, seen.kind, seen.priority, seen.depth, seen.via,
+        seen.linked, seen.in_sitemap, seen.redirects
+      FROM seen CROSS JOIN LATERAL (
+        SELECT h.id FROM @.hosts h WHERE h.crawl = $1 AND h.origin = seen.origin LIMIT 1) h
+      WHERE seen.known IS NULL
+      ORDER BY seen.ord
       ON CONFLICT (crawl, key) DO NOTHING
       RETURNING host),
     queued AS (
       UPDATE @.hosts h SET queued = h.queued + c.n
       FROM (SELECT host, count(*) AS n FROM ins GROUP BY host) c WHERE h.id = c.host),
     marked AS (
-      UPDATE @.urls u SET linked = u.linked OR one.linked, in_sitemap = u.in_sitemap OR one.in_sitemap
-      FROM one WHERE u.crawl = $1 AND u.key = one.key
-        AND ((one.linked AND NOT u.linked) OR (one.in_sitemap AND NOT u.in_sitemap)))
+      UPDATE @.urls u SET linked = u.linked OR seen.linked,
+        in_sitemap = u.in_sitemap OR seen.in_sitemap
+      FROM seen WHERE u.id = seen.known
+        AND ((seen.linked AND NOT seen.was_linked) OR (seen.in_sitemap AND NOT seen.was_in_sitemap)))
     SELECT count(*) AS added FROM ins`,
 
   /** Puts items back ($3 ids, $4 attempts); $5 ms to hold each one's host, or null. */
@@ -166,7 +181,7 @@ export const SQL = {
    * worker has locked), then each one's best URLs: one from a host with a gap, as many as it
    * has from a host without, until n are taken (each host is asked for its share only, as its
    * queued count says, so no more URL rows are read and locked than are taken). Each host is
-   * booked: its next turn is a gap after now.
+   * booked: its next turn is a gap after now. The ids taken are noted with the worker.
    */
   take: `WITH lim AS (
       SELECT CASE WHEN $4::bigint IS NULL THEN $3::int
@@ -201,20 +216,39 @@ export const SQL = {
       UPDATE @.hosts h SET queued = h.queued - b.n,
         next_at = (greatest(h.next_at, ${NOW}) + b.gap)::bigint
       FROM (SELECT host, count(*) AS n, max(gap) AS gap FROM taken GROUP BY host) b
-      WHERE h.id = b.host)
+      WHERE h.id = b.host),
+    noted AS (
+      UPDATE @.workers SET step_taken = (SELECT coalesce(
+        array_agg(id ORDER BY turn, host, priority, depth, id), '{}') FROM taken)
+      WHERE id = $2)
     SELECT id, url, origin, kind, priority, depth, via, attempts, redirects FROM taken
     ORDER BY turn, host, priority, depth, id`,
 
-  /** Hands out up to $3 robots.txt fetches wanted (queued items, no outcome, not claimed). */
+  /**
+   * Hands out up to $3 robots.txt fetches wanted (queued items, no outcome, not claimed), in
+   * the order of the hosts' ids; their origins are noted with the worker.
+   */
   handOutRobots: `WITH want AS (
       SELECT h.id FROM @.hosts h
       WHERE h.crawl = $1 AND h.robots = ${ROBOTS_NONE} AND h.queued > 0
-      ORDER BY h.id LIMIT $3::int FOR UPDATE SKIP LOCKED)
-    UPDATE @.hosts h SET robots = ${ROBOTS_CLAIMED}, robots_worker = $2,
-      robots_at = greatest(h.next_at, ${NOW}),
-      next_at = (greatest(h.next_at, ${NOW}) + coalesce(h.gap_ms, c.gap_ms))::bigint
-    FROM want, @.crawls c WHERE h.id = want.id AND c.id = $1
-    RETURNING h.id, h.origin`,
+      ORDER BY h.id LIMIT $3::int FOR UPDATE SKIP LOCKED),
+    handed AS (
+      UPDATE @.hosts h SET robots = ${ROBOTS_CLAIMED}, robots_worker = $2,
+        robots_at = greatest(h.next_at, ${NOW}),
+        next_at = (greatest(h.next_at, ${NOW}) + coalesce(h.gap_ms, c.gap_ms))::bigint
+      FROM want, @.crawls c WHERE h.id = want.id AND c.id = $1
+      RETURNING h.id, h.origin),
+    noted AS (
+      UPDATE @.workers SET step_robots = (SELECT coalesce(array_agg(origin ORDER BY id), '{}')
+        FROM handed)
+      WHERE id = $2)
+    SELECT origin FROM handed ORDER BY id`,
+
+  /** A step begins: nothing of it noted yet (see `take`, `handOutRobots`, `recordResults`). */
+  stepBegins: `UPDATE @.workers SET step_taken = '{}', step_robots = '{}', step_recorded = 0
+    WHERE id = $1`,
+  /** What the worker $1's last step noted of itself. */
+  stepNoted: 'SELECT step_taken, step_robots, step_recorded FROM @.workers WHERE id = $1',
 
   /** What a step reports besides its items. */
   summary: `SELECT

@@ -1,7 +1,7 @@
 // A worker step as a handful of statements, whatever its size: the request becomes columns
 // (arrays) that the statements unnest on the server, and the statements are sent together
-// (pipelined) in one transaction.
-import type { PendingQuery, Row, TransactionSql } from 'postgres';
+// (pipelined) in one transaction, its BEGIN and COMMIT with them.
+import type { PendingQuery, Row, Sql } from 'postgres';
 import type {
   FrontierItem,
   FrontierKind,
@@ -11,6 +11,7 @@ import type {
 } from '../crawl-state.ts';
 import { checkItem } from '../internal/crawl-state-input.ts';
 import { run } from './calls.ts';
+import { IN_SITEMAP, type KnownUrls, LINKED } from './known-urls.ts';
 
 /** The schema-bound statement texts a step runs. */
 export interface StepStatements {
@@ -22,6 +23,7 @@ export interface StepStatements {
   readonly take: string;
   readonly handOutRobots: string;
   readonly summary: string;
+  readonly stepBegins: string;
 }
 
 /** New URLs as columns, in the order of the `add` statement's parameters $3..$14. */
@@ -58,15 +60,20 @@ export function emptyAddColumns(): AddColumns {
   };
 }
 
-/** Checks `item`, normalises its URL and appends it to `columns`. */
+/**
+ * Checks `item`, normalises its URL and appends it to `columns`, unless `known` says the crawl
+ * holds it with its mark already.
+ */
 export function addColumn(
   columns: AddColumns,
   item: FrontierItem,
   normalize: (url: string) => string,
   parent: { id: number; attempt: number } | null,
+  known: KnownUrls | null = null,
 ): void {
   checkItem(item);
   const key = normalize(item.url);
+  if (known?.has(key, marksOf(item.kind))) return;
   columns.key.push(key);
   // Stored only when it differs from its key, which is rare.
   columns.url.push(item.url === key ? null : item.url);
@@ -81,6 +88,20 @@ export function addColumn(
   columns.parent.push(parent?.id ?? null);
   columns.attempt.push(parent?.attempt ?? null);
   columns.redirects.push(item.redirects ?? 0);
+}
+
+function marksOf(kind: FrontierKind): number {
+  return kind === 'page' ? LINKED : kind === 'sitemap' ? IN_SITEMAP : 0;
+}
+
+/** Remembers the URLs of `columns` as held by the crawl, with their marks: they were added. */
+export function rememberAdded(known: KnownUrls, columns: AddColumns): void {
+  for (let i = 0; i < columns.key.length; i++) {
+    known.remember(
+      columns.key[i] as string,
+      (columns.linked[i] ? LINKED : 0) | (columns.inSitemap[i] ? IN_SITEMAP : 0),
+    );
+  }
 }
 
 export function addParameters(crawl: number, worker: number, c: AddColumns): unknown[] {
@@ -117,10 +138,12 @@ export interface PreparedStep {
   readonly maxRequested: number | null;
 }
 
+/** `known`: URLs not to send again (see known-urls.ts). */
 export function prepareStep(
   request: StepRequest,
   normalize: (url: string) => string,
   now: number,
+  known: KnownUrls | null = null,
 ): PreparedStep {
   const origins = new Set<string>();
   const found = emptyAddColumns();
@@ -150,7 +173,7 @@ export function prepareStep(
     f.depthCut.push(done.depthCut);
     f.requested.push(done.requested ? 1 : 0);
     for (const link of done.discovered) {
-      addColumn(found, link, normalize, item);
+      addColumn(found, link, normalize, item, known);
       origins.add(link.origin);
     }
   }
@@ -187,30 +210,29 @@ function wholeLimit(maxRequested: number | undefined): number | null {
   return Math.max(Math.floor(maxRequested), -1);
 }
 
-/** What a step committed, kept so a retry after a lost connection can rebuild its answer. */
-export interface StepRecord {
-  /** Ids of the items taken, in take order. */
-  readonly t: number[];
-  /** Origins whose robots.txt fetch was handed out. */
-  readonly r: string[];
-  /** Finished items lost. */
-  readonly l: number;
-}
-
-/** Runs the step's statements in `tx`, pipelined: one round trip for all of them. */
-export async function runStep(
-  tx: TransactionSql,
+/**
+ * Sends the step's statements on `tx`, inside a transaction whose BEGIN went out before them
+ * and whose COMMIT goes out after them, without waiting for any answer: the caller sends the
+ * COMMIT at once, so the whole step is one round trip and holds its locks only while the
+ * server runs it. The statements note with the worker what they did (`stepNoted`), for a
+ * retry to rebuild the answer of a step whose commit was in doubt.
+ */
+export function sendStep(
+  tx: Sql,
   q: StepStatements,
   crawl: number,
   worker: number,
   step: PreparedStep,
-): Promise<{ result: StepResult; record: StepRecord }> {
+): Promise<StepResult> {
   const queries: PendingQuery<Row[]>[] = [];
   const send = (text: string, parameters: unknown[]) => {
-    const query = run(tx, text, parameters);
+    // Sent now, in this order, before the caller's COMMIT: a query only goes out when
+    // executed, and awaiting it would do that a turn later.
+    const query = run(tx, text, parameters).execute();
     queries.push(query);
     return query;
   };
+  send(q.stepBegins, [worker]);
   if (step.origins.length > 0) {
     send(q.ensureHosts, [crawl, step.origins]);
     send(q.lockHosts, [crawl, step.origins]);
@@ -221,16 +243,29 @@ export async function runStep(
   const taken = step.take > 0 ? send(q.take, [crawl, worker, step.take, step.maxRequested]) : null;
   const robots = step.take > 0 ? send(q.handOutRobots, [crawl, worker, step.take]) : null;
   const summary = send(q.summary, [crawl]);
-  await Promise.all(queries);
-  const lost = step.finishedCount - (recorded ? Number((await recorded)[0]?.['recorded']) : 0);
-  const items = taken ? (await taken).map(toTakenItem) : [];
-  const handedOut = robots
-    ? (await robots)
-        .sort((a, b) => Number(a['id']) - Number(b['id']))
-        .map((row) => String(row['origin']))
-    : [];
-  const result = { taken: items, robots: handedOut, lost, ...toSummary((await summary)[0]) };
-  return { result, record: { t: items.map((item) => item.id), r: handedOut, l: lost } };
+  return Promise.all(queries).then(async () => ({
+    taken: taken ? (await taken).map(toTakenItem) : [],
+    robots: robots ? (await robots).map((row) => String(row['origin'])) : [],
+    lost: step.finishedCount - (recorded ? Number((await recorded)[0]?.['recorded']) : 0),
+    ...toSummary((await summary)[0]),
+  }));
+}
+
+/** What the step noted of itself (see {@link sendStep}), as its answer. */
+export function notedStep(
+  noted: Row | undefined,
+  taken: Row[],
+  summary: Row | undefined,
+  finishedCount: number,
+): StepResult {
+  const ids = ((noted?.['step_taken'] ?? []) as unknown[]).map(Number);
+  const byId = new Map(taken.map((row) => [Number(row['id']), toTakenItem(row)]));
+  return {
+    taken: ids.flatMap((id) => byId.get(id) ?? []),
+    robots: ((noted?.['step_robots'] ?? []) as unknown[]).map(String),
+    lost: finishedCount - Number(noted?.['step_recorded'] ?? 0),
+    ...toSummary(summary),
+  };
 }
 
 /** The summary statement's row as the step reports it. */

@@ -18,21 +18,29 @@ export interface CommitCuttingProxy {
   close(): Promise<void>;
 }
 
+interface Message {
+  readonly type: string;
+  readonly body: Buffer;
+  /** The whole message, as it goes on the wire. */
+  readonly raw: Buffer;
+}
+
 /**
  * Splits a protocol stream into messages (type byte, int32 length, body). The client's first
  * message, the startup message, has no type byte: `startup` skips it.
  */
-function messages(startup: boolean): (chunk: Buffer) => { type: string; body: Buffer }[] {
+function messages(startup: boolean): (chunk: Buffer) => Message[] {
   let pending = Buffer.alloc(0);
   let skipStartup = startup;
   return (chunk) => {
     pending = Buffer.concat([pending, chunk]);
-    const out: { type: string; body: Buffer }[] = [];
+    const out: Message[] = [];
     for (;;) {
       if (skipStartup) {
         if (pending.length < 4) return out;
         const length = pending.readInt32BE(0);
         if (pending.length < length) return out;
+        out.push({ type: '', body: Buffer.alloc(0), raw: pending.subarray(0, length) });
         pending = pending.subarray(length);
         skipStartup = false;
         continue;
@@ -43,6 +51,7 @@ function messages(startup: boolean): (chunk: Buffer) => { type: string; body: Bu
       out.push({
         type: String.fromCharCode(pending[0] as number),
         body: pending.subarray(5, length + 1),
+        raw: pending.subarray(0, length + 1),
       });
       pending = pending.subarray(length + 1);
     }
@@ -85,11 +94,13 @@ export async function startCommitCuttingProxy(serverUrl: string): Promise<Commit
       client.destroy();
       server.destroy();
     };
+    // Message by message: a client that pipelines sends BEGIN, its statements and COMMIT in
+    // one chunk, and a cut must still fall between two of them.
     client.on('data', (chunk: Buffer) => {
       if (closed) return;
-      if (cutAfterBegin) return cut();
-      let commit = false;
-      for (const { type, body } of fromClient(chunk)) {
+      for (const { type, body, raw } of fromClient(chunk)) {
+        if (cutAfterBegin) return cut();
+        let commit = false;
         if (type === 'Q' && isCommit(strings(body, 1)[0])) commit = true;
         if (type === 'Q' && armed === 'inside' && isBegin(strings(body, 1)[0])) {
           armed = null;
@@ -101,14 +112,14 @@ export async function startCommitCuttingProxy(serverUrl: string): Promise<Commit
           else commits.delete(name);
         }
         if (type === 'B' && commits.has(strings(body, 2)[1] ?? '')) commit = true;
+        if (commit && (armed === 'before' || armed === 'after')) {
+          const when = armed;
+          armed = null;
+          if (when === 'before') return cut();
+          cutOnCommitDone = true;
+        }
+        server.write(raw);
       }
-      if (commit && (armed === 'before' || armed === 'after')) {
-        const when = armed;
-        armed = null;
-        if (when === 'before') return cut();
-        cutOnCommitDone = true;
-      }
-      server.write(chunk);
     });
     server.on('data', (chunk: Buffer) => {
       if (closed) return;

@@ -2,7 +2,8 @@
 // freezes:  node worker-child.ts <connection> <crawl> <workerTimeoutMs> <take> <robots origin>
 // It takes `take` items, claims the sitemaps and the robots.txt of `robots origin`, then
 // prints `{"taken":[ids]}` and waits. On the line `finish` on stdin it records its items as
-// finished (`{"lost":n}` is printed), closes and exits. The test kills or stops it meanwhile.
+// finished (`{"lost":n}` is printed); on the line `again` it adds the links those results
+// found (`{"added":n}`), closes and exits. The test kills or stops it meanwhile.
 import { createInterface } from 'node:readline';
 import type { FinishedItem } from '../../crawl-state.ts';
 import { openPostgresCrawlState } from '../postgres-crawl-state.ts';
@@ -17,7 +18,14 @@ process.stdout.write(
   `${JSON.stringify({ taken: taken.map((item) => item.id), sitemaps, robots })}\n`,
 );
 
+let found: FinishedItem['discovered'] = [];
 for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'again') {
+    // What the lost results found, found again: it was never added, so it must be sent.
+    process.stdout.write(`${JSON.stringify({ added: await state.add(found) })}\n`);
+    await state.close();
+    process.exit(0);
+  }
   if (line !== 'finish') continue;
   const finished = taken.map(
     (item): FinishedItem => ({
@@ -45,7 +53,6 @@ for await (const line of createInterface({ input: process.stdin })) {
     }),
   );
   const { lost } = await state.step({ finished, released: [], take: 0 });
+  found = finished.flatMap((done) => done.discovered);
   process.stdout.write(`${JSON.stringify({ lost })}\n`);
-  await state.close();
-  process.exit(0);
 }

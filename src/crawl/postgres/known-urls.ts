@@ -1,0 +1,48 @@
+// The URLs this worker knows the crawl already holds, with the marks they already carry, so a
+// step need not send them again. Most links a page has, its neighbours have too (menus,
+// footers, breadcrumbs): without this, every step would send them all for the database to
+// find, one index probe each, that there is nothing to do.
+
+/** A URL's marks, as bits: linked (reached by a link), in a sitemap. */
+export const LINKED = 1;
+export const IN_SITEMAP = 2;
+
+/** Keys remembered at most; past that the oldest are forgotten (and sent again if found). */
+const CAPACITY = 100_000;
+
+export class KnownUrls {
+  readonly #marks = new Map<string, number>();
+  readonly #capacity: number;
+
+  constructor(capacity = CAPACITY) {
+    this.#capacity = capacity;
+  }
+
+  /**
+   * Whether the crawl holds `key` with every mark in `marks` already: adding it again would
+   * change nothing (a URL, once added, keeps its row, and marks are only ever set).
+   */
+  has(key: string, marks: number): boolean {
+    const known = this.#marks.get(key);
+    return known !== undefined && (known & marks) === marks;
+  }
+
+  /** Remembers that the crawl holds `key` with `marks` (a commit said so). */
+  remember(key: string, marks: number): void {
+    const known = this.#marks.get(key);
+    if (known !== undefined) {
+      this.#marks.set(key, known | marks);
+      return;
+    }
+    if (this.#marks.size >= this.#capacity) {
+      // The oldest first: a Map iterates in insertion order.
+      const oldest = this.#marks.keys().next();
+      if (oldest.done !== true) this.#marks.delete(oldest.value);
+    }
+    this.#marks.set(key, marks);
+  }
+
+  get size(): number {
+    return this.#marks.size;
+  }
+}
