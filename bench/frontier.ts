@@ -74,6 +74,9 @@ try {
     connection: server.url,
     crawl: 'frontier',
     retryForMs: 2_000,
+    // Every link goes to the database: this measures the frontier, not the worker's memory
+    // of URLs it saw committed (which would skip most of the known links the steps send).
+    rememberUrls: 0,
   });
   onCleanup(() => state.close());
   console.log(

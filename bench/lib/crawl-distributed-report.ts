@@ -197,10 +197,11 @@ export function boundsText(
     `Two workers come near 2x one process only when each has a core of its own. Here every page also`,
     `costs PostgreSQL's CPU (each worker step is a transaction) and the site's, on the same ${cores}`,
     'cores: the ceiling is the cores divided by the CPU per page of all of them together. And the',
-    "site is one host: every step locks that host's row (politeness is per host) for its whole",
-    'transaction, so the steps of all workers run one at a time and more workers mostly wait for',
-    'each other (with --statements: the time of the `SELECT ... FROM hosts ... FOR UPDATE`). A crawl',
-    'of many hosts, with workers, database and site on machines of their own, has neither limit.',
+    "site is one host: every step locks that host's row (politeness is per host) while the server",
+    'runs it, so the steps of all workers run one at a time (with --statements: the time of the',
+    '`SELECT ... FROM hosts ... FOR UPDATE`). A worker also waits for its own steps: pages it has',
+    'finished wait for the next step to be recorded and replaced. A crawl of many hosts, with',
+    'workers, database and site on machines of their own, has none of these limits.',
   );
   return lines.join('\n');
 }

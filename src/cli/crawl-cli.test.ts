@@ -100,6 +100,13 @@ describe('waymark crawl', () => {
       ['crawl', site.url('/'), '--timeout', 'soon'],
       ['crawl', site.url('/'), '--resume'],
       ['crawl', site.url('/'), '--out', 'a', '--out-dir', 'b'],
+      // Refused before any connection: nothing listens on port 1.
+      ...['0s', '1441m'].map((timeout) => [
+        'crawl',
+        site.url('/'),
+        ...['--state', 'postgres://127.0.0.1:1/crawls', '--crawl', 'c'],
+        ...['--worker-timeout', timeout],
+      ]),
     ]) {
       const result = await runCliForTest(args);
       assert.equal(result.code, 2, args.join(' '));

@@ -307,6 +307,9 @@ fi
 rm -rf "$1"`;
   const watchdog = spawn('sh', ['-c', script, 'watchdog', root], {
     stdio: ['pipe', 'ignore', 'ignore'],
+    // A session of its own: a signal to this process's whole group (Ctrl-C in a terminal,
+    // `timeout`) must not end the watchdog together with what it watches over.
+    detached: true,
   });
   watchdog.unref();
   unrefStream(watchdog.stdin);

@@ -26,6 +26,8 @@ import {
 import { crawlExportCommand } from './crawl-export.ts';
 import { crawlStatusCommand } from './crawl-status.ts';
 
+/** The longest --worker-timeout (the library's limit: see openPostgresCrawlState). */
+const A_DAY_MS = 86_400_000;
 const NAME = 'waymark crawl';
 
 const HELP = `Crawl a site politely and write the sitemap it should have.
@@ -176,6 +178,8 @@ export const crawlCommand: CliCommand = {
       values['worker-timeout'] === undefined
         ? undefined
         : parseDuration(NAME, '--worker-timeout', values['worker-timeout']);
+    if (workerTimeoutMs !== undefined && (workerTimeoutMs <= 0 || workerTimeoutMs > A_DAY_MS))
+      throw usageError(NAME, '--worker-timeout is more than 0 and at most a day (1440m)');
     // Where the results go is checked before the first request: a crawl of an hour must
     // not end in "cannot write".
     await checkOutputPlace(NAME, '--out', values.out, checkWritableFile);

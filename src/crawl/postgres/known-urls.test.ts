@@ -4,7 +4,7 @@ import { IN_SITEMAP, KnownUrls, LINKED } from './known-urls.ts';
 
 describe('KnownUrls', () => {
   it('knows a URL only with the marks it was remembered with, or more', () => {
-    const known = new KnownUrls();
+    const known = new KnownUrls(10);
     assert.equal(known.has('https://a.test/', 0), false, 'never seen');
     known.remember('https://a.test/', LINKED);
     assert.equal(known.has('https://a.test/', LINKED), true);
@@ -24,5 +24,12 @@ describe('KnownUrls', () => {
     assert.equal(known.has('https://a.test/a', 0), false, 'the oldest went');
     for (const path of ['b', 'c', 'd']) assert.equal(known.has(`https://a.test/${path}`, 0), true);
     assert.equal(known.has('https://a.test/b', LINKED | IN_SITEMAP), true);
+  });
+
+  it('with no capacity, remembers nothing', () => {
+    const known = new KnownUrls(0);
+    known.remember('https://a.test/', LINKED);
+    assert.equal(known.size, 0);
+    assert.equal(known.has('https://a.test/', 0), false);
   });
 });

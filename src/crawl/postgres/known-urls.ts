@@ -7,14 +7,12 @@
 export const LINKED = 1;
 export const IN_SITEMAP = 2;
 
-/** Keys remembered at most; past that the oldest are forgotten (and sent again if found). */
-const CAPACITY = 100_000;
-
+/** At most `capacity` keys (0: none); past that the oldest are forgotten (sent again if found). */
 export class KnownUrls {
   readonly #marks = new Map<string, number>();
   readonly #capacity: number;
 
-  constructor(capacity = CAPACITY) {
+  constructor(capacity: number) {
     this.#capacity = capacity;
   }
 
@@ -29,6 +27,7 @@ export class KnownUrls {
 
   /** Remembers that the crawl holds `key` with `marks` (a commit said so). */
   remember(key: string, marks: number): void {
+    if (this.#capacity === 0) return;
     const known = this.#marks.get(key);
     if (known !== undefined) {
       this.#marks.set(key, known | marks);

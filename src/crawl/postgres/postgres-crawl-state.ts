@@ -71,6 +71,12 @@ export interface PostgresCrawlStateOptions {
   readonly onRetry?: (error: Error, waitMs: number) => void;
   /** As in `SqliteCrawlStateOptions.normalizeUrl`; every worker of a crawl must use the same. */
   readonly normalizeUrl?: (url: string) => string;
+  /**
+   * URLs this worker remembers seeing the crawl commit, so that a step does not send them
+   * again when pages link to them once more (menus, footers). Each costs about 150 bytes of
+   * memory. 0 remembers none: every link found goes to the database. Default 100,000.
+   */
+  readonly rememberUrls?: number;
 }
 
 /**
@@ -99,6 +105,15 @@ const DEFAULT_SCHEMA = 'waymark';
 const DEFAULT_WORKER_TIMEOUT_MS = 60_000;
 const DEFAULT_RETRY_FOR_MS = 300_000;
 const RESULTS_PAGE = 500;
+/**
+ * The longest workerTimeoutMs: a day. Its timers (twice it, plus a margin) and the server's
+ * idle_in_transaction_session_timeout (an int of ms) must stay below 2^31 ms, about 24.8 days;
+ * and a worker silent for a day is dead by any measure.
+ */
+const MAX_WORKER_TIMEOUT_MS = 86_400_000;
+
+const DEFAULT_REMEMBER_URLS = 100_000;
+
 /** An attempt's deadline beyond twice workerTimeoutMs (see the constructor). */
 const DEADLINE_SPARE_MS = 10_000;
 
@@ -129,10 +144,23 @@ export async function openPostgresCrawlState(
   }
   const timeout = options.workerTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS;
   const retryFor = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
-  if (!Number.isFinite(timeout) || timeout <= 0 || !Number.isFinite(retryFor) || retryFor < 0) {
+  if (
+    !Number.isFinite(timeout) ||
+    timeout <= 0 ||
+    timeout > MAX_WORKER_TIMEOUT_MS ||
+    !Number.isFinite(retryFor) ||
+    retryFor < 0
+  ) {
     throw new WaymarkError(
       'invalid-argument',
-      `workerTimeoutMs must be > 0 and retryForMs >= 0, got ${timeout} and ${retryFor}`,
+      `workerTimeoutMs must be > 0 and at most ${MAX_WORKER_TIMEOUT_MS} (a day), and retryForMs >= 0, got ${timeout} and ${retryFor}`,
+    );
+  }
+  const remember = options.rememberUrls ?? DEFAULT_REMEMBER_URLS;
+  if (!Number.isSafeInteger(remember) || remember < 0) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `rememberUrls must be a whole number >= 0, got ${remember}`,
     );
   }
   const pool = await Pool.open(options.connection, timeout);
@@ -168,7 +196,7 @@ export class PostgresCrawlState implements CrawlState {
   readonly #timeout: number;
   readonly #normalize: (url: string) => string;
   /** URLs this worker saw committed: not sent again (see known-urls.ts). */
-  readonly #known = new KnownUrls();
+  readonly #known: KnownUrls;
   #crawlId: number | null = null;
   #gaveUpSitemaps = false;
   #closed = false;
@@ -180,6 +208,7 @@ export class PostgresCrawlState implements CrawlState {
     this.location = `postgres ${options.crawl} on ${targetName(pool.target)}`;
     this.#timeout = options.workerTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS;
     this.#normalize = options.normalizeUrl ?? defaultNormalizeUrl;
+    this.#known = new KnownUrls(options.rememberUrls ?? DEFAULT_REMEMBER_URLS);
     this.#q = Object.fromEntries(
       Object.entries(SQL).map(([name, text]) => [name, inSchema(schema, text)]),
     ) as Record<StatementName, string>;

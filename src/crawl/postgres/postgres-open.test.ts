@@ -102,6 +102,29 @@ describe('openPostgresCrawlState', () => {
     );
   });
 
+  it('refuses a worker timeout of zero or over a day (its timers would overflow), and a bad rememberUrls', async () => {
+    for (const workerTimeoutMs of [0, -1, Number.NaN, 86_400_001, 2 ** 31, Infinity]) {
+      await assert.rejects(
+        openPostgresCrawlState({ connection: server.url, crawl: 'x', workerTimeoutMs }),
+        refusedWith('invalid-argument', 'workerTimeoutMs', 'a day'),
+        String(workerTimeoutMs),
+      );
+    }
+    const state = await openPostgresCrawlState({
+      connection: server.url,
+      crawl: 'a-day',
+      workerTimeoutMs: 86_400_000,
+    });
+    await state.close();
+    for (const rememberUrls of [-1, 1.5, Number.NaN]) {
+      await assert.rejects(
+        openPostgresCrawlState({ connection: server.url, crawl: 'x', rememberUrls }),
+        refusedWith('invalid-argument', 'rememberUrls'),
+        String(rememberUrls),
+      );
+    }
+  });
+
   it('a server it cannot reach is a network error naming it, never the password', async () => {
     const port = await closedPort();
     const unreachable = `postgres://waymark:${password}@127.0.0.1:${port}/crawls`;
