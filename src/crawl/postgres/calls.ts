@@ -106,9 +106,9 @@ export class Calls {
    * waiting for their answers), the call's record and COMMIT go out together on a connection
    * of its own, so the transaction holds its locks only while the server runs it, never while
    * this process is busy with other work. `send` must execute each statement as it makes it
-   * (`.execute()`), or it would go out after the COMMIT. The statements cannot hand their results to a
-   * later one, so they note what they did with the worker themselves, and `decode` reads that
-   * back when the commit was in doubt and did happen.
+   * (`.execute()`), or it would go out after the COMMIT. The statements cannot hand their
+   * results to a later one, so they note what they did with the worker themselves, and
+   * `decode` reads that back when the commit was in doubt and did happen.
    */
   changeInOneTrip<T>(
     what: string,
