@@ -8,6 +8,7 @@ import type {
   HostRobots,
   TakenItem,
 } from '../../src/crawl/index.ts';
+import { LISTED } from '../../src/crawl/test-support/conformance/helpers.ts';
 import { seededRandom } from '../../src/test-support/seeded-random.ts';
 
 const ADD_BATCH = 1_000;
@@ -93,14 +94,7 @@ function finished(item: TakenItem, found: FoundLinks): FinishedItem {
   );
   return {
     item,
-    result: {
-      status: 200,
-      outcome: 'listed',
-      reason: null,
-      lastmod: null,
-      finalUrl: null,
-      data: null,
-    },
+    result: LISTED,
     discovered,
     depthCut: 0,
     requested: true,

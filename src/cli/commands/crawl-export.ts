@@ -2,7 +2,7 @@ import { crawlSitemapPages } from '../../crawl/index.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { checkOutputPlace, writeCrawlOutput } from '../internal/crawl-output.ts';
+import { checkOutputPlace, outputFormat, writeCrawlOutput } from '../internal/crawl-output.ts';
 import { stateLocation } from '../internal/crawl-state-location.ts';
 import { openExistingCrawl, storedExtensions } from '../internal/open-crawl-state.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
@@ -43,13 +43,7 @@ export const crawlExportCommand: CliCommand = {
       return EXIT_OK;
     }
     if (positionals.length > 0) throw usageError(NAME, `unexpected argument "${positionals[0]}"`);
-    if (values.out !== undefined && values['out-dir'] !== undefined)
-      throw usageError(NAME, '--out and --out-dir exclude each other');
-    const format = values.format ?? 'xml';
-    if (format !== 'xml' && format !== 'json' && format !== 'text')
-      throw usageError(NAME, `--format is xml, json or text, not "${format}"`);
-    if (values['out-dir'] !== undefined && format !== 'xml')
-      throw usageError(NAME, '--out-dir writes XML; use --out for json or text');
+    const format = outputFormat(NAME, values.out, values['out-dir'], values.format);
     const location = stateLocation(NAME, values, io.env);
     if (location.kind === 'temporary') {
       throw usageError(

@@ -10,7 +10,7 @@ import { checkWritableFile, checkWritableFolder } from '../../shared/files/outpu
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { type SiteServer, startSiteServer } from '../../site/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { checkOutputPlace, writeCrawlOutput } from '../internal/crawl-output.ts';
+import { checkOutputPlace, outputFormat, writeCrawlOutput } from '../internal/crawl-output.ts';
 import { CrawlProgress } from '../internal/crawl-progress.ts';
 import { type StateLocation, stateLocation } from '../internal/crawl-state-location.ts';
 import { openPostgresAt, storedExtensions } from '../internal/open-crawl-state.ts';
@@ -159,13 +159,7 @@ export const crawlCommand: CliCommand = {
     if (extra.length > 0) throw usageError(NAME, `one start URL (got ${positionals.length})`);
     if (given !== undefined && (!URL.canParse(given) || !/^https?:/i.test(given)))
       throw usageError(NAME, `"${given}" is not an http(s) URL`);
-    if (values.out !== undefined && values['out-dir'] !== undefined)
-      throw usageError(NAME, '--out and --out-dir exclude each other');
-    const format = values.format ?? 'xml';
-    if (format !== 'xml' && format !== 'json' && format !== 'text')
-      throw usageError(NAME, `--format is xml, json or text, not "${format}"`);
-    if (values['out-dir'] !== undefined && format !== 'xml')
-      throw usageError(NAME, '--out-dir writes XML; use --out for json or text');
+    const format = outputFormat(NAME, values.out, values['out-dir'], values.format);
     const lastmod = values.lastmod;
     if (lastmod !== undefined && lastmod !== 'header' && lastmod !== 'none')
       throw usageError(NAME, `--lastmod is header or none, not "${lastmod}"`);

@@ -74,6 +74,25 @@ async function* render(
 }
 
 /**
+ * Checks `--out`, `--out-dir` and `--format` together (usage errors naming the options) and
+ * returns the format, `xml` when none is given.
+ */
+export function outputFormat(
+  command: string,
+  out: string | undefined,
+  outDir: string | undefined,
+  format: string | undefined = 'xml',
+): CrawlOutput['format'] {
+  if (out !== undefined && outDir !== undefined)
+    throw usageError(command, '--out and --out-dir exclude each other');
+  if (format !== 'xml' && format !== 'json' && format !== 'text')
+    throw usageError(command, `--format is xml, json or text, not "${format}"`);
+  if (outDir !== undefined && format !== 'xml')
+    throw usageError(command, '--out-dir writes XML; use --out for json or text');
+  return format;
+}
+
+/**
  * Runs an output place's check before any work, as a usage error naming the option: a crawl
  * of an hour must not end in "cannot write".
  */

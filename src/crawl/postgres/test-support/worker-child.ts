@@ -6,6 +6,7 @@
 // found (`{"added":n}`), closes and exits. The test kills or stops it meanwhile.
 import { createInterface } from 'node:readline';
 import type { FinishedItem } from '../../crawl-state.ts';
+import { LISTED } from '../../test-support/conformance/helpers.ts';
 import { openPostgresCrawlState } from '../postgres-crawl-state.ts';
 
 const [connection = '', crawl = '', timeout = '', take = '', robotsOrigin = ''] =
@@ -30,14 +31,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const finished = taken.map(
     (item): FinishedItem => ({
       item,
-      result: {
-        status: 200,
-        outcome: 'listed',
-        reason: null,
-        lastmod: null,
-        finalUrl: null,
-        data: null,
-      },
+      result: LISTED,
       discovered: [
         {
           url: `${item.url}/late-link`,
