@@ -62,6 +62,19 @@ async function serve(args: readonly string[]): Promise<Running> {
   };
 }
 
+/** Waits for `condition`, checking every 20 ms; fails after 20 s. */
+async function until(condition: () => boolean, what: () => string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 20_000) assert.fail(`never happened; so far:\n${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** How many lines of `text` match `line`. */
+function count(text: string, line: RegExp): number {
+  return text.split('\n').filter((l) => line.test(l)).length;
+}
+
 async function sitemapUrls(origin: string): Promise<string[]> {
   return locs(await (await fetch(`${origin}/sitemap.xml`)).text()).sort();
 }
@@ -177,6 +190,62 @@ describe('waymark serve', () => {
       );
       const response = await fetch(`${running.server.origin}/sitemap.xml`);
       assert.deepEqual(locs(await response.text()), ['https://www.example.com/good']);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('problems print as their files change, once per change and not per request; fixed ones say so', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-serve-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'good.md'), '# Good\n');
+    const running = await serve([dir, '--port', '0', '--revalidate', 'watch']);
+    try {
+      const origin = running.server.origin;
+      assert.equal(running.stderr(), '');
+      // A file name is site text too: its escape character must not reach the terminal raw.
+      const bad = 'bad\x1b[2J.md';
+      const sidecar = join(dir, `${bad}.meta.yaml`);
+      writeFileSync(join(dir, bad), '# Bad\n');
+      writeFileSync(sidecar, 'alias: bad\ntitle: *x\n');
+      const broken =
+        /^bad\\x1b\[2J\.md\.meta\.yaml:2:8: error: .*alias.* \[sidecar-yaml\] \(bad\\x1b\[2J\.md\)$/;
+      // Without a request: the server notices the change by itself.
+      await until(() => count(running.stderr(), broken) === 1, running.stderr);
+      for (const path of ['/', '/sitemap.xml', '/robots.txt', '/', '/good']) {
+        await (await fetch(origin + path)).arrayBuffer();
+      }
+      assert.equal(count(running.stderr(), broken), 1, 'once, not once per request');
+      // Saved again and still broken: told again.
+      writeFileSync(sidecar, 'alias: bad\ntitle: *x\n# saved again\n');
+      await until(() => count(running.stderr(), broken) === 2, running.stderr);
+      writeFileSync(sidecar, 'alias: bad\n');
+      const fixed = /^bad\\x1b\[2J\.md\.meta\.yaml:2:8: resolved: .*\[sidecar-yaml\]/;
+      await until(() => count(running.stderr(), fixed) === 1, running.stderr);
+      // The root's configuration, broken while serving: the last good one stays in force.
+      writeFileSync(join(dir, 'waymark.site.yaml'), 'maxUrls: many\n');
+      await until(() => /\[config-rejected\]/.test(running.stderr()), running.stderr);
+      assert.match(running.stderr(), /^waymark\.site\.yaml:1:\d+: error: maxUrls: .*\n/m);
+      assert.ok(!running.stderr().includes('\x1b'), 'no raw control character');
+      assert.equal(count(running.stderr(), broken), 2);
+      assert.equal(count(running.stderr(), fixed), 1);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('with --revalidate stat, a request reports what changed before it is answered', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-serve-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const running = await serve([dir, '--port', '0', '--revalidate', 'stat']);
+    try {
+      writeFileSync(join(dir, 'a.md'), '# A\n');
+      writeFileSync(join(dir, 'a.md.meta.yaml'), 'access: everyone\n');
+      await (await fetch(`${running.server.origin}/`)).arrayBuffer();
+      assert.match(
+        running.stderr(),
+        /^a\.md\.meta\.yaml:1:1: error: access must be public, restricted or deny \[sidecar-access\] \(a\.md\)\n$/,
+      );
     } finally {
       await running.stop();
     }

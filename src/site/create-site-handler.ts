@@ -2,6 +2,8 @@ import { WaymarkError } from '../shared/waymark-error.ts';
 import { utf8Length } from '../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../sitemap/index.ts';
 import { fingerprint, notModified } from './internal/conditional.ts';
+import type { SiteDiagnosticsReport } from './internal/diagnostics-reporter.ts';
+import { DocumentNames } from './internal/document-names.ts';
 import { documentResponse } from './internal/document-response.ts';
 import { plainResponse } from './internal/plain-response.ts';
 import { RenderPool } from './internal/render-pool.ts';
@@ -19,7 +21,7 @@ import {
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
-export type { SiteDiagnostic };
+export type { SiteDiagnostic, SiteDiagnosticsReport };
 
 export interface SiteHandlerOptions {
   /** The content root. */
@@ -48,7 +50,18 @@ export interface SiteHandlerOptions {
   readonly renderTimeoutMs?: number;
   /** The clock, epoch ms (default `Date.now`): for tests of `Last-Modified`. */
   readonly now?: () => number;
+  /**
+   * Told whenever the problems change (what `diagnostics()` returns): the first time with
+   * every problem found, then with the problems that are new or whose file changed, and
+   * those that are gone. Problems are looked for on every request and, while the handler
+   * is open, also about once a second (every 5 s when revalidating by `stat`), so an edit
+   * is reported without a request. `waymark serve` prints them.
+   */
+  readonly onDiagnostics?: (report: SiteDiagnosticsReport) => void;
 }
+
+/** How often problems are looked for without a request, by revalidation mode. */
+const DIAGNOSTICS_POLL_MS = { watch: 1000, stat: 5000 } as const;
 
 /** What a Markdown document may cost by default (marked takes seconds on some inputs). */
 const DEFAULT_RENDER_TIMEOUT_MS = 5000;
@@ -85,9 +98,11 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   const keeper = new SiteStateKeeper(options);
   const pool = new RenderPool({ timeoutMs });
   const pages = new RenderedPages(pool);
+  const names = new DocumentNames();
   const now = options.now ?? Date.now;
   // Changes between processes must not reuse ETags from an earlier run.
   const boot = Date.now().toString(36);
+  const poller = options.onDiagnostics === undefined ? null : pollDiagnostics(keeper);
   const handler = async (request: Request): Promise<Response> => {
     try {
       return await respond(request);
@@ -118,7 +133,7 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     }
     const origin = requestOrigin(request, state.config);
     if (!origin.ok) return plainResponse(400, `Bad request: ${origin.message}\n`, head);
-    if (route === null) return documentResponse(state, pages, origin.origin, path, head);
+    if (route === null) return documentResponse(state, pages, names, origin.origin, path, head);
     const piece = originPiece(origin.origin);
     if (piece === null)
       return plainResponse(400, 'Bad request: the host cannot be written in a sitemap\n', head);
@@ -171,11 +186,40 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   }
 
   handler.close = async () => {
+    await poller?.stop();
     await pool.close();
     await keeper.close();
   };
   handler.diagnostics = async () => (await keeper.current()).diagnostics;
   return handler;
+}
+
+/**
+ * Rebuilds the state now and then, so problems are reported as files change, not only when
+ * a request comes. One rebuild at a time; the timer does not keep the process alive.
+ */
+function pollDiagnostics(keeper: SiteStateKeeper): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const schedule = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = keeper.current().then(
+        () => schedule(),
+        () => schedule(),
+      );
+    }, DIAGNOSTICS_POLL_MS[keeper.mode]);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 /** robots, sitemap, index or part-<n>; null for any other path. */

@@ -13,7 +13,12 @@
  *
  * @module
  */
-export type { SiteDiagnostic, SiteHandler, SiteHandlerOptions } from './create-site-handler.ts';
+export type {
+  SiteDiagnostic,
+  SiteDiagnosticsReport,
+  SiteHandler,
+  SiteHandlerOptions,
+} from './create-site-handler.ts';
 export { createSiteHandler } from './create-site-handler.ts';
 export type { PageAccess } from './internal/sidecar.ts';
 export type {

@@ -1,4 +1,5 @@
 import { printable } from '../../shared/printable.ts';
+import type { SiteDiagnostic } from '../../site/create-site-handler.ts';
 import { SITE_CONFIG_FILE } from '../../site/page-meta-cache.ts';
 import { type SiteServer, startSiteServer } from '../../site/start-site-server.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
@@ -26,10 +27,11 @@ Options:
   -h, --help            show this help
 
 Serves /robots.txt, /sitemap.xml (an index and /sitemaps/ parts past the limits), each
-document at its alias and at /id/<hex>, and at / a noindex list of the sitemap's pages.
-Problems with sidecars and the configuration are printed at start, as file:line:column.
-A broken <root>/waymark.site.yaml makes every answer 503 until it is fixed (a later broken
-edit keeps the last good one). Stops on Ctrl-C.
+document at its alias and at /id/<hex>, and at / a noindex list of the sitemap's pages,
+by first heading and grouped by folder. Problems with sidecars and the configuration are
+printed to stderr as file:line:column, at start and whenever a file changes (a fixed one
+as "resolved"). A broken <root>/waymark.site.yaml makes every answer 503 until it is
+fixed (a later broken edit keeps the last good one). Stops on Ctrl-C.
 `;
 
 /** How the command waits to be stopped; tests pass an AbortSignal instead of signals. */
@@ -84,13 +86,12 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
         ...(revalidate === undefined ? {} : { revalidate }),
         ...(values.config === undefined ? {} : { configFile: values.config }),
         ...(values.origin === undefined ? {} : { config: { origin: values.origin } }),
+        // Before the server answers: at start, every problem; later, each as its file changes.
+        onDiagnostics: ({ found, resolved }) => {
+          for (const d of found) io.stderr(problemLine(d, d.severity));
+          for (const d of resolved) io.stderr(problemLine(d, 'resolved'));
+        },
       });
-      for (const d of await server.handler.diagnostics()) {
-        const document = d.file === d.path || d.path === SITE_CONFIG_FILE ? '' : ` (${d.path})`;
-        io.stderr(
-          `${printable(d.file)}:${d.line}:${d.column}: ${d.severity}: ${printable(d.message)} [${d.code}]${printable(document)}\n`,
-        );
-      }
       io.stdout(`${NAME}: ${root} at ${server.origin}/ (sitemap: ${server.origin}/sitemap.xml)\n`);
       options.onListening?.(server);
       await stopped(options.stop);
@@ -98,6 +99,15 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
       return EXIT_OK;
     },
   };
+}
+
+/**
+ * `file:line:column: <what>: message [code] (document)`; every part from the site is made
+ * printable (a file name or message may carry terminal controls).
+ */
+function problemLine(d: SiteDiagnostic, what: string): string {
+  const document = d.file === d.path || d.path === SITE_CONFIG_FILE ? '' : ` (${d.path})`;
+  return `${printable(d.file)}:${d.line}:${d.column}: ${what}: ${printable(d.message)} [${printable(d.code)}]${printable(document)}\n`;
 }
 
 /** The command as registered: runs until SIGINT or SIGTERM. */

@@ -1,20 +1,20 @@
 import { dirname, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { contentTypeFor } from './content-type.ts';
+import { type DocumentNames, fileName } from './document-names.ts';
+import { MAX_MARKDOWN_BYTES, readText } from './document-text.ts';
+import { displayText } from './first-heading.ts';
+import { renderListingPage } from './listing-page.ts';
 import { type OpenedDocument, openDocument } from './open-document.ts';
-import { MARKDOWN_EXTENSION } from './page-record.ts';
 import { plainResponse } from './plain-response.ts';
-import { assemblePage, renderListingPage } from './render-markdown.ts';
+import { assemblePage } from './render-markdown.ts';
 import type { RenderedPages } from './rendered-pages.ts';
 import type { SiteEntry } from './site-index.ts';
 import type { SiteState } from './site-state.ts';
 
-/** Larger Markdown files are not rendered: a page is text someone wrote. */
-const MAX_MARKDOWN_BYTES = 8 * 1024 * 1024;
-
 /**
  * `waymark serve`'s answer for a path that is not robots.txt or a sitemap: `/` is a
- * noindex list of the sitemap's pages; a document is served at its alias and at
+ * noindex list of the sitemap's pages, by name and folder (see `DocumentNames`); a document is served at its alias and at
  * `/id/<hex>` (Markdown rendered, other files as they are), restricted ones 403, denied
  * and unknown ones 404; the other trailing-slash spelling redirects to the right one.
  * Only the file the index describes is served (see `openDocument`); Markdown is rendered
@@ -23,16 +23,14 @@ const MAX_MARKDOWN_BYTES = 8 * 1024 * 1024;
 export async function documentResponse(
   state: SiteState,
   pages: RenderedPages,
+  names: DocumentNames,
   origin: string,
   path: string,
   head: boolean,
 ): Promise<Response> {
   if (path === '/') {
-    const links = state.index.listed.map((entry) => ({
-      href: entry.canonicalPath,
-      text: entry.page.title ?? entry.page.path.replace(MARKDOWN_EXTENSION, ''),
-    }));
-    return html(renderListingPage('Pages', links), head, { 'x-robots-tag': 'noindex' });
+    const listed = await names.listing(state.root, state.index.listed);
+    return html(renderListingPage(listed), head, { 'x-robots-tag': 'noindex' });
   }
   const entry = state.index.byUrlPath.get(path);
   if (entry === undefined) {
@@ -76,11 +74,13 @@ export async function documentResponse(
   const page = assemblePage(
     outcome.rendered,
     {
-      title: entry.page.title,
+      // As the listing names it (see DocumentNames).
+      title: entry.page.title === null ? null : displayText(entry.page.title) || null,
       canonicalUrl: origin + entry.canonicalPath,
       noindex: entry.page.noindex,
     },
     (href) => resolveLink(state, entry, href),
+    fileName(entry.page.path),
   );
   // The same time the sitemap gives as the page's lastmod: a crawler reading Last-Modified
   // (waymark crawl does) lists the page with the sitemap's date.
@@ -112,19 +112,6 @@ function fileResponse(
     status: 200,
     headers,
   });
-}
-
-/** The opened file as UTF-8, its first `maxBytes` at most (it was checked against them). */
-async function readText(opened: OpenedDocument, maxBytes: number): Promise<string | null> {
-  const size = Math.min(opened.stat.size, maxBytes);
-  const buffer = Buffer.allocUnsafe(size);
-  let length = 0;
-  while (length < size) {
-    const { bytesRead } = await opened.handle.read(buffer, length, size - length, length);
-    if (bytesRead === 0) break;
-    length += bytesRead;
-  }
-  return buffer.toString('utf8', 0, length);
 }
 
 /**

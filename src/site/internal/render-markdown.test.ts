@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  assemblePage,
-  isScriptUrl,
-  renderListingPage,
-  renderMarkdownBody,
-} from './render-markdown.ts';
+import { renderListingPage } from './listing-page.ts';
+import { assemblePage, isScriptUrl, renderMarkdownBody } from './render-markdown.ts';
 
 const PARTS = { title: null, canonicalUrl: 'https://example.com/a', noindex: false };
 
-/** The `<body>` of a rendered page, links kept as written. */
+/** The `<main>` of a rendered page (the document's own HTML), links kept as written. */
 function body(markdown: string): string {
   const page = assemblePage(renderMarkdownBody(markdown), PARTS, () => undefined);
-  return page.slice(page.indexOf('<body>') + 7, page.indexOf('</body>')).trim();
+  return page.slice(page.indexOf('<main>') + 6, page.indexOf('</main>')).trim();
 }
 
 describe('renderMarkdownBody and assemblePage: Markdown link syntax never makes a script link', () => {
@@ -70,8 +66,9 @@ describe('assemblePage and renderListingPage escape what they write', () => {
     );
     assert.ok(!page.includes('<script>') && !page.includes('"><x'), page);
     assert.match(page, /<meta name="robots" content="noindex">/);
-    const listing = renderListingPage('Pages', [{ href: '/a"b', text: '<i>' }]);
+    const listing = renderListingPage([{ path: '<b>/x.md', href: '/a"b', title: '<i>' }]);
     assert.match(listing, /<a href="\/a&quot;b">&lt;i&gt;<\/a>/);
+    assert.match(listing, /<h2 class="folder">&lt;b&gt;\/<\/h2>/);
   });
 });
 
@@ -97,7 +94,9 @@ describe('renderMarkdownBody and assemblePage: links decided per request', () =>
       { title: null, canonicalUrl: 'https://example.com/a', noindex: false },
       () => '/doc',
     );
-    assert.equal(page.match(/<a href/g)?.length, 1);
+    // In the document's own HTML (the page adds its link back to `/` before it).
+    const main = page.slice(page.indexOf('<main>'));
+    assert.equal(main.match(/<a href/g)?.length, 1);
     assert.ok(page.includes(forged), 'the text stays as written');
   });
 });

@@ -1,4 +1,10 @@
 import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from './escape-html.ts';
+import { firstHeading } from './first-heading.ts';
+import { splitFrontMatter } from './front-matter.ts';
+import { htmlPage } from './page-shell.ts';
+
+export { escapeHtml };
 
 /** Where a link in a document goes: a new href, null to drop the link, undefined to keep it. */
 export type LinkResolver = (href: string) => string | null | undefined;
@@ -7,16 +13,6 @@ export interface PageParts {
   readonly title: string | null;
   readonly canonicalUrl: string;
   readonly noindex: boolean;
-}
-
-/** `&`, `<`, `>`, `"` and `'` as entities: safe in text and in quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /**
@@ -56,14 +52,15 @@ export interface RenderedBody {
    */
   readonly body: string;
   readonly links: readonly RenderedLink[];
-  /** The text of the first heading, as Markdown, or null. */
+  /** The first heading as plain text (see `firstHeading`), or null. */
   readonly heading: string | null;
   /** Random per rendering, so the document's own text cannot forge a marker. */
   readonly nonce: string;
 }
 
 /**
- * Renders Markdown to a {@link RenderedBody}. Pure, but its time is up to `marked`:
+ * Renders Markdown to a {@link RenderedBody}; YAML front matter at the top is left out (see
+ * `splitFrontMatter`). Pure, but its time is up to `marked`:
  * some inputs take time quadratic in their length, so the server runs this in a worker
  * with a time limit (see `render-pool.ts`).
  */
@@ -92,15 +89,15 @@ export function renderMarkdownBody(markdown: string): RenderedBody {
       },
     },
   });
-  const tokens = marked.lexer(markdown);
-  const heading = tokens.find((t): t is Tokens.Heading => t.type === 'heading');
-  const body = marked.parser(tokens);
-  return { body, links, heading: heading?.text ?? null, nonce };
+  const text = splitFrontMatter(markdown).body;
+  const body = marked.parser(marked.lexer(text));
+  return { body, links, heading: firstHeading(text), nonce };
 }
 
 /**
  * The page for a {@link RenderedBody}: `<title>` from the sidecar title or the first
- * heading, `<link rel="canonical">`, a robots meta tag when noindex. Links and images go
+ * heading (else `fallbackTitle`), `<link rel="canonical">`, a robots meta tag when noindex,
+ * and a link back to the listing at `/`. Links and images go
  * through `resolve`, so links between documents point at their published URLs and links
  * to documents that are not public disappear (their text stays), as do links to script
  * URLs (see {@link isScriptUrl}). Linear in the body's length.
@@ -109,6 +106,7 @@ export function assemblePage(
   rendered: RenderedBody,
   parts: PageParts,
   resolve: LinkResolver,
+  fallbackTitle = 'Untitled',
 ): string {
   const markers = new RegExp(`\uE000${rendered.nonce}([oci])(\\d+)\uE001`, 'g');
   const decided = new Map<number, string | null>();
@@ -137,20 +135,13 @@ export function assemblePage(
     if (href === null) return '';
     return sign === 'o' ? `<a href="${escapeHtml(href)}"${title}>` : '</a>';
   });
-  const heading = rendered.heading === null ? null : plainText(rendered.heading);
-  const pageTitle = parts.title ?? heading;
-  const robots = parts.noindex ? '\n<meta name="robots" content="noindex">' : '';
-  return `<!doctype html>
-<html>
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(pageTitle ?? 'Untitled')}</title>
-<link rel="canonical" href="${escapeHtml(parts.canonicalUrl)}">${robots}
-</head>
-<body>
-${body}</body>
-</html>
-`;
+  const robots = parts.noindex ? '<meta name="robots" content="noindex">\n' : '';
+  return htmlPage({
+    title: parts.title ?? rendered.heading ?? fallbackTitle,
+    head: `<link rel="canonical" href="${escapeHtml(parts.canonicalUrl)}">\n${robots}`,
+    linkToListing: true,
+    main: body,
+  });
 }
 
 /** 16 hex digits from the Web Crypto API (in workers and the main thread alike). */
@@ -159,37 +150,4 @@ function randomNonce(): string {
   let hex = '';
   for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-/** A heading's Markdown without its emphasis and link syntax, for `<title>`. */
-function plainText(markdown: string): string {
-  return markdown
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`~]+/g, '')
-    .trim();
-}
-
-/** A page of links (noindex: it is a way in, not content), for `/` of `waymark serve`. */
-export function renderListingPage(
-  title: string,
-  links: readonly { readonly href: string; readonly text: string }[],
-): string {
-  const items = links
-    .map((link) => `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></li>`)
-    .join('\n');
-  return `<!doctype html>
-<html>
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)}</title>
-<meta name="robots" content="noindex">
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-<ul>
-${items}
-</ul>
-</body>
-</html>
-`;
 }

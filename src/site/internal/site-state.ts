@@ -9,6 +9,7 @@ import {
   resolveSiteConfig,
   type SiteConfig,
 } from '../site-config.ts';
+import { DiagnosticsReporter, type SiteDiagnosticsReport } from './diagnostics-reporter.ts';
 import { LastModified } from './last-modified.ts';
 import { fileStamp } from './page-record.ts';
 import { readSmallFileSync } from './read-small-file.ts';
@@ -45,6 +46,8 @@ export interface SiteStateOptions {
   readonly configFile?: string | null;
   readonly revalidate?: RevalidateMode;
   readonly now?: () => number;
+  /** Told what changed in the problems whenever a rebuild changes them (see DiagnosticsReporter). */
+  readonly onDiagnostics?: (report: SiteDiagnosticsReport) => void;
 }
 
 /** A configuration with what is derived from it once. */
@@ -84,6 +87,9 @@ export class SiteStateKeeper {
   #good: Configured | null;
   #configProblems: readonly SiteDiagnostic[] = [];
   #configStamp: string | null = null;
+  /** Grows whenever the configuration file is read again: the version of its problems. */
+  #configReadings = 0;
+  readonly #reporter: DiagnosticsReporter | null;
   #state: SiteState | null = null;
   #generation = -1;
   readonly #memo: RestMemo = new Map();
@@ -93,6 +99,8 @@ export class SiteStateKeeper {
     const root = resolve(options.root);
     this.#options = options.config ?? {};
     this.#now = options.now ?? Date.now;
+    this.#reporter =
+      options.onDiagnostics === undefined ? null : new DiagnosticsReporter(options.onDiagnostics);
     const defaultFile = join(root, SITE_CONFIG_FILE);
     const file = options.configFile === undefined ? defaultFile : options.configFile;
     const live = file !== null && resolve(file) === defaultFile;
@@ -129,6 +137,7 @@ export class SiteStateKeeper {
     const snapshot = await this.#cache.snapshot();
     if (this.#liveFile !== null && snapshot.configStamp !== this.#configStamp) {
       this.#configStamp = snapshot.configStamp;
+      this.#configReadings++;
       this.#apply(readConfigFile(this.#liveFile, this.#configName));
       // The config is part of every derived value: force a rebuild.
       this.#generation = -1;
@@ -170,7 +179,19 @@ export class SiteStateKeeper {
       unavailable:
         this.#good === null ? `the site configuration ${this.#configName} is broken` : null,
     };
+    if (this.#reporter !== null) {
+      const pages = new Map(snapshot.pages.map((page) => [page.path, page]));
+      const readings = this.#configReadings;
+      this.#reporter.update(this.#state.diagnostics, (d) =>
+        d.path === SITE_CONFIG_FILE ? readings : pages.get(d.path),
+      );
+    }
     return this.#state;
+  }
+
+  /** How disk changes are found now (`stat` after watching failed). */
+  get mode(): RevalidateMode {
+    return this.#cache.mode;
   }
 
   async close(): Promise<void> {
