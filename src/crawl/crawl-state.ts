@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { Diagnostic } from '../shared/diagnostic.ts';
+
 /** What a URL is fetched for. */
 export type FrontierKind = 'robots' | 'sitemap' | 'page';
 
@@ -34,6 +36,11 @@ export interface FrontierItem {
    * travels with the item, so `maxRedirects` holds whichever worker takes each hop.
    */
   readonly redirects?: number;
+  /**
+   * For an item named by a sitemap (kind `sitemap`): its `<lastmod>` there, as the sitemap
+   * reader gave it; the state keeps the first one met, for the crawl report.
+   */
+  readonly lastmod?: string | null;
 }
 
 /** An item taken for crawling, from {@link CrawlState.step}. */
@@ -65,6 +72,20 @@ export interface CrawlResultFields {
   readonly finalUrl: string | null;
   /** JSON text for extras such as hreflang alternates or images. */
   readonly data: string | null;
+  /** What the response said about the page, for the crawl report; null or absent when none. */
+  readonly facts?: ResponseFacts | null;
+}
+
+/** What a response said about its page, beyond its outcome: kept for the crawl report. */
+export interface ResponseFacts {
+  /** The HTML `<title>`, whitespace collapsed, at most 1,000 characters; null when none. */
+  readonly title: string | null;
+  /** The media type of the response, lower case, no parameters (`text/html`); null when none. */
+  readonly contentType: string | null;
+  /** The `Last-Modified` header, as ISO 8601; null when absent or unreadable. */
+  readonly lastModified: string | null;
+  /** Milliseconds from sending the request to the end of the body (or of the failure). */
+  readonly ms: number | null;
 }
 
 /** A recorded result, from {@link CrawlState.results}: the item and its outcome. */
@@ -76,8 +97,18 @@ export interface CrawlResult extends CrawlResultFields {
   readonly via: string | null;
   /** Reached by a link from a crawled page (the start page counts as linked). */
   readonly linked: boolean;
-  /** Named by one of the site's own sitemaps. */
+  /** Named by one of the site's own sitemaps (or reached by a redirect from such a URL). */
   readonly inSitemap: boolean;
+  /**
+   * How many times links on crawled pages led here (each page counted once; the start page,
+   * redirects and sitemaps are not links), up to 1,000: at 1,000 it is at least that many.
+   * Absent from states that do not count.
+   */
+  readonly inlinks?: number;
+  /** How many times the site's sitemaps named this very URL (not a redirect to it). */
+  readonly sitemaps?: number;
+  /** Its `<lastmod>` in the first sitemap entry that named it, or null. */
+  readonly sitemapLastmod?: string | null;
 }
 
 /** Item counts over the whole crawl (all workers). `seen` = `queued` + `inFlight` + `done`. */
@@ -140,6 +171,38 @@ export interface HostRobots {
    * host's Crawl-delay (as capped by the crawl's options).
    */
   readonly gapMs: number;
+}
+
+/**
+ * One sitemap file the crawl read or tried to, as kept for the crawl report: the walk's
+ * report of it, with its diagnostics capped (a hostile file can have millions).
+ */
+export interface SitemapFileRecord {
+  readonly url: string;
+  /** The index that named it, or null when robots.txt or the user did. */
+  readonly parent: string | null;
+  readonly status: number | null;
+  /** `urlset`, `index`, `text`, `rss`, `atom`; null when it was not read. */
+  readonly kind: string | null;
+  /** URL entries in it, or child sitemaps for an index. */
+  readonly entries: number;
+  /** Why it was not read, or null. */
+  readonly skipped: string | null;
+  /** The first {@link SITEMAP_FILE_DIAGNOSTICS} diagnostics. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Diagnostics past those. */
+  readonly diagnosticsDropped: number;
+  /** When it was read, epoch milliseconds. */
+  readonly readAt: number;
+}
+
+/** Diagnostics kept per sitemap file: see {@link SitemapFileRecord}. */
+export const SITEMAP_FILE_DIAGNOSTICS = 100;
+
+/** A host's robots.txt outcome as stored, from {@link CrawlState.robotsOutcomes}. */
+export interface HostRobotsOutcome extends Omit<HostRobots, 'gapMs'> {
+  /** `https://example.com` */
+  readonly origin: string;
 }
 
 /** An item finished by this worker, to record (see {@link StepRequest.finished}). */
@@ -249,6 +312,10 @@ export interface CrawlState {
    * became of it), in one transaction; an item already known still gets marked as linked or
    * in a sitemap. Returns how many were new.
    *
+   * Every item counts, new or known (and so does every item a step records as discovered):
+   * a `page` item with a `via` and no `redirects` is one in-link of its URL, a `sitemap` item
+   * with no `redirects` one naming by a sitemap (see {@link CrawlResult.inlinks}).
+   *
    * @example
    * ```ts
    * await state.add([{ url, origin: new URL(url).origin, priority: 0, depth: 0, via: null, kind: 'page' }]);
@@ -305,6 +372,15 @@ export interface CrawlState {
    */
   robots(origin: string): Promise<HostRobots | null>;
   /**
+   * Every host's robots.txt outcome the state holds, for the crawl report, in origin order.
+   *
+   * @example
+   * ```ts
+   * for (const robots of await state.robotsOutcomes()) console.log(robots.origin, robots.status);
+   * ```
+   */
+  robotsOutcomes(): Promise<readonly HostRobotsOutcome[]>;
+  /**
    * Books a request outside the queue (a sitemap, a feed) against its host: returns 0 when
    * it may start now (and is booked), else the milliseconds to wait before asking again.
    *
@@ -336,7 +412,17 @@ export interface CrawlState {
    * await state.settleSitemaps(1200);
    * ```
    */
-  settleSitemaps(sitemapUrls: number | null): Promise<void>;
+  settleSitemaps(sitemapUrls: number | null, files?: readonly SitemapFileRecord[]): Promise<void>;
+  /**
+   * The sitemap files the reading that finished went through (see {@link settleSitemaps}),
+   * in the order they were read; empty before that.
+   *
+   * @example
+   * ```ts
+   * for (const file of await state.sitemapFiles()) console.log(file.url, file.entries);
+   * ```
+   */
+  sitemapFiles(): Promise<readonly SitemapFileRecord[]>;
   /**
    * Claims the crawl's output once nothing is left to do: true for exactly one caller per
    * crawl (the worker that writes `--out`), which also sets `finishedAt`; false when the

@@ -26,6 +26,14 @@ export interface CrawlRunOptions extends CrawlOptions {
    * sitemap to write.
    */
   readonly write?: (pages: AsyncIterable<SitemapUrl>) => unknown;
+  /**
+   * Receives the crawl state and the summary once this run is over, before the state is
+   * closed (a temporary one is then deleted): the place to read it for the crawl report.
+   * Called at the end of every run that was not aborted, also when nothing is listed or the
+   * site could not be reached (then most of all); with many workers, the state is the
+   * crawl as it stands when this worker stops. What it returns is awaited.
+   */
+  readonly report?: (state: CrawlState, summary: CrawlSummary) => unknown;
 }
 
 /** A crawl: iterate it for events as they happen, await it for the summary. */
@@ -125,6 +133,9 @@ async function run(
     // old one must stay. (An aborted crawl resumes from its state.)
     if (options.write && facts.writes && summary.listed > 0 && summary.stoppedBy !== 'aborted') {
       await options.write(crawlSitemapPages(state));
+    }
+    if (options.report && summary.stoppedBy !== 'aborted') {
+      await options.report(state, summary);
     }
     await emit({ type: 'done', summary });
     return summary;

@@ -341,7 +341,7 @@ test('a state of an older schema is refused on resume and replaced without', asy
     (error) =>
       isWaymarkError(error) &&
       error.code === 'invalid-argument' &&
-      /schema version 2, this waymark reads 3; start afresh without resume/.test(error.message),
+      /schema version 2, this waymark reads 4; start afresh without resume/.test(error.message),
   );
   const state = openSqliteCrawlState(path, { resume: false });
   assert.equal(await state.add([page(`${A}/1`)]), 1);

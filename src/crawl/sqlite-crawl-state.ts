@@ -8,7 +8,9 @@ import type {
   FrontierCounts,
   FrontierItem,
   HostRobots,
+  HostRobotsOutcome,
   NewCrawl,
+  SitemapFileRecord,
   StepRequest,
   StepResult,
 } from './crawl-state.ts';
@@ -22,9 +24,10 @@ import {
   takeLimit,
 } from './internal/crawl-state-input.ts';
 import { HostTable } from './internal/host-table.ts';
+import { parseSitemapFile } from './internal/report-counts.ts';
 import { SqliteQueue } from './internal/sqlite-queue.ts';
 import { META, readMeta, readRecord, writeRecord } from './internal/sqlite-record.ts';
-import { toResult } from './internal/sqlite-rows.ts';
+import { type InsertValues, toResult } from './internal/sqlite-rows.ts';
 import {
   isSqliteError,
   openError,
@@ -204,14 +207,18 @@ export class SqliteCrawlState implements CrawlState {
       let lost = 0;
       let requested = 0;
       let depthCut = 0;
+      // The URLs of every recorded result go in together, in order: see SqliteQueue.insert.
+      const discovered: InsertValues[] = [];
       request.finished.forEach((done, i) => {
-        if (!queue.record(done, found[i] ?? [])) {
+        if (!queue.record(done)) {
           lost++;
           return;
         }
+        discovered.push(...(found[i] ?? []));
         if (done.requested) requested++;
         depthCut += done.depthCut;
       });
+      queue.insert(discovered);
       if (requested > 0) {
         this.#requested += requested;
         this.#s.setMeta.run(META.requested, String(this.#requested));
@@ -239,13 +246,30 @@ export class SqliteCrawlState implements CrawlState {
   async settleRobots(origin: string, robots: HostRobots): Promise<void> {
     this.#checkOpen();
     checkRobots(origin, robots);
+    const { status, detail, url, body } = robots;
+    this.#write(() =>
+      this.#s.setRobots.run(origin, status === 'network-error' ? null : status, detail, url, body),
+    );
     this.#hosts.settleRobots(origin, copyRobots(robots), this.#now());
   }
 
+  /** The outcome this process settled: a resumed state fetches every robots.txt again. */
   async robots(origin: string): Promise<HostRobots | null> {
     this.#checkOpen();
     const robots = this.#hosts.robots(origin);
     return robots === null ? null : copyRobots(robots);
+  }
+
+  /** Every outcome stored, this run's or, for a host not fetched again yet, an earlier run's. */
+  async robotsOutcomes(): Promise<readonly HostRobotsOutcome[]> {
+    this.#checkOpen();
+    return this.#s.allRobots.all().map((row) => ({
+      origin: String(row['origin']),
+      status: row['status'] === null ? 'network-error' : Number(row['status']),
+      detail: row['detail'] === null ? null : String(row['detail']),
+      url: String(row['url']),
+      body: row['body'] === null ? null : new Uint8Array(row['body'] as Uint8Array),
+    }));
   }
 
   async reserve(origin: string): Promise<number> {
@@ -261,7 +285,10 @@ export class SqliteCrawlState implements CrawlState {
     return true;
   }
 
-  async settleSitemaps(sitemapUrls: number | null): Promise<void> {
+  async settleSitemaps(
+    sitemapUrls: number | null,
+    files: readonly SitemapFileRecord[] = [],
+  ): Promise<void> {
     this.#checkOpen();
     checkSitemapUrls(sitemapUrls);
     if (this.#sitemaps === 'read') return;
@@ -271,10 +298,22 @@ export class SqliteCrawlState implements CrawlState {
       return;
     }
     this.#write(() => {
+      this.#s.clearSitemapFiles.run();
+      for (const file of files) this.#s.addSitemapFile.run(JSON.stringify(file));
       this.#s.setMeta.run(META.sitemapUrls, String(sitemapUrls));
       this.#s.setMeta.run(META.sitemapsRead, '1');
       this.#sitemaps = 'read';
     });
+  }
+
+  async sitemapFiles(): Promise<readonly SitemapFileRecord[]> {
+    this.#checkOpen();
+    const files: SitemapFileRecord[] = [];
+    for (const row of this.#s.sitemapFiles.all()) {
+      const file = parseSitemapFile(String(row['record']));
+      if (file !== null) files.push(file);
+    }
+    return files;
   }
 
   async claimFinish(stopped = false): Promise<boolean> {

@@ -3,6 +3,14 @@ import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
 import { limitsOf, type RequestContext } from './request-context.ts';
 
+/** What any response's headers said about the page, for the crawl report. */
+export interface ResponseHeaderFacts {
+  /** The media type, lower case, without parameters; null when there was no Content-Type. */
+  readonly mediaType: string | null;
+  /** `Last-Modified` as W3C Datetime, or null. */
+  readonly lastModified: string | null;
+}
+
 export type PageOutcome =
   | {
       readonly kind: 'html';
@@ -11,11 +19,27 @@ export type PageOutcome =
       readonly lastModified: string | null;
       readonly headerNoindex: boolean;
       readonly headerNofollow: boolean;
+      readonly header: ResponseHeaderFacts;
     }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string | null }
-  | { readonly kind: 'retry'; readonly status: number; readonly afterMs: number | null }
-  | { readonly kind: 'status'; readonly status: number }
-  | { readonly kind: 'non-html'; readonly status: number; readonly contentType: string }
+  | {
+      readonly kind: 'redirect';
+      readonly status: number;
+      readonly location: string | null;
+      readonly header: ResponseHeaderFacts;
+    }
+  | {
+      readonly kind: 'retry';
+      readonly status: number;
+      readonly afterMs: number | null;
+      readonly header: ResponseHeaderFacts;
+    }
+  | { readonly kind: 'status'; readonly status: number; readonly header: ResponseHeaderFacts }
+  | {
+      readonly kind: 'non-html';
+      readonly status: number;
+      readonly contentType: string;
+      readonly header: ResponseHeaderFacts;
+    }
   | {
       readonly kind: 'failed';
       readonly message: string;
@@ -45,9 +69,13 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     return failed(error);
   }
   const { status, headers } = response;
+  const contentType = headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const lastModified = isoDate(headers.get('last-modified'));
+  const header = { mediaType: mediaType === '' ? null : mediaType, lastModified };
   if (status >= 300 && status < 400) {
     await discard(response);
-    return { kind: 'redirect', status, location: headers.get('location') };
+    return { kind: 'redirect', status, location: headers.get('location'), header };
   }
   if (status === 429 || status === 503) {
     await discard(response);
@@ -55,18 +83,17 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
       kind: 'retry',
       status,
       afterMs: retryAfterMs(headers.get('retry-after'), options.now()),
+      header,
     };
   }
   if (status !== 200) {
     await discard(response);
-    return { kind: 'status', status };
+    return { kind: 'status', status, header };
   }
-  const contentType = headers.get('content-type') ?? '';
-  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   // No Content-Type at all: read it and let the HTML reader decide, as browsers sniff.
   if (mediaType !== '' && !HTML_TYPES.has(mediaType)) {
     await discard(response);
-    return { kind: 'non-html', status, contentType: mediaType };
+    return { kind: 'non-html', status, contentType: mediaType, header };
   }
   const extractor = new HtmlExtractor({ url, ...(contentType ? { contentType } : {}) });
   try {
@@ -80,9 +107,10 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     kind: 'html',
     status,
     facts: extractor.end(),
-    lastModified: isoDate(headers.get('last-modified')),
+    lastModified,
     headerNoindex: robotsHeader.noindex,
     headerNofollow: robotsHeader.nofollow,
+    header,
   };
 }
 

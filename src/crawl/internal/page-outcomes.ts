@@ -164,10 +164,14 @@ function html(
   const follow = !facts.robots.nofollow && !outcome.headerNofollow;
   const tooDeep = depth > options.maxDepth;
   let depthCut = 0;
+  // Each URL once per page: links that differ only in a fragment are one link, and the
+  // state counts every discovered item as one in-link of its URL.
+  const found = new Set<string>();
   if (follow) {
     for (const link of facts.links) {
       const url = context.normalize(link);
-      if (url === null || !context.onSite(url) || !context.passes(url)) continue;
+      if (url === null || found.has(url) || !context.onSite(url) || !context.passes(url)) continue;
+      found.add(url);
       if (tooDeep) {
         depthCut++;
         continue;
@@ -187,7 +191,7 @@ function html(
   const feeds = options.feeds ? namedFeeds(facts.feeds, context) : [];
   const canonical = facts.canonical === null ? null : context.normalize(facts.canonical);
   if (canonical !== null && canonical !== item.url) {
-    if (context.onSite(canonical)) {
+    if (context.onSite(canonical) && !found.has(canonical)) {
       discovered.push({
         url: canonical,
         origin: context.originOf(canonical),

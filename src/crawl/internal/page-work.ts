@@ -1,9 +1,12 @@
-import type { TakenItem } from '../crawl-state.ts';
+import type { ResponseFacts, TakenItem } from '../crawl-state.ts';
 import { CRAWL_DEFAULTS } from './crawl-defaults.ts';
-import { fetchPage } from './page-fetch.ts';
+import { fetchPage, type PageOutcome } from './page-fetch.ts';
 import { type DecisionContext, decidePage, type PageDecision, skipped } from './page-outcomes.ts';
 import type { RequestContext } from './request-context.ts';
 import type { RobotsGate } from './robots-gate.ts';
+
+/** Characters of a page's title kept for the crawl report. */
+const MAX_TITLE_CHARS = 1000;
 
 /** What crawling one item needs. */
 export interface PageWork {
@@ -56,7 +59,11 @@ export async function crawlItem(
   decided(true);
   let decision: PageDecision;
   try {
-    decision = decidePage(item, await fetchPage(item.url, work.context), work.decision);
+    // Wall time, not the crawl's clock (tests inject one that does not move).
+    const started = performance.now();
+    const outcome = await fetchPage(item.url, work.context);
+    const facts = responseFacts(outcome, performance.now() - started);
+    decision = withFacts(decidePage(item, outcome, work.decision), facts);
   } catch (error) {
     work.context.signal?.throwIfAborted();
     return { decision: internalError(item, error), requested: true };
@@ -66,6 +73,24 @@ export async function crawlItem(
     decision = skipped(item, 'excluded', decision.result.status, null, discovered, feeds);
   }
   return { decision, requested: true };
+}
+
+/** What the response said, kept with the page's result for the crawl report. */
+function responseFacts(outcome: PageOutcome, ms: number): ResponseFacts {
+  const header = outcome.kind === 'failed' ? null : outcome.header;
+  const title = outcome.kind === 'html' ? outcome.facts.title : null;
+  return {
+    title: title === null ? null : title.slice(0, MAX_TITLE_CHARS),
+    contentType: header?.mediaType ?? null,
+    lastModified: header?.lastModified ?? null,
+    ms: Math.round(ms),
+  };
+}
+
+function withFacts(decision: PageDecision, facts: ResponseFacts): PageDecision {
+  return decision.kind === 'record'
+    ? { ...decision, result: { ...decision.result, facts } }
+    : decision;
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { FetchFunction } from '../../http/index.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
-import type { CrawlState, FrontierItem } from '../crawl-state.ts';
+import type { SitemapReport } from '../../sitemap/index.ts';
+import {
+  type CrawlState,
+  type FrontierItem,
+  SITEMAP_FILE_DIAGNOSTICS,
+  type SitemapFileRecord,
+} from '../crawl-state.ts';
 import type { SharedCrawlOptions } from './crawl-settings.ts';
 import type { RequestContext } from './request-context.ts';
 import type { RobotsGate } from './robots-gate.ts';
@@ -38,6 +44,8 @@ export class SiteSitemaps {
   #busy = false;
   /** On-site URLs this worker queued from the sitemaps. */
   #queued = 0;
+  /** The sitemap files read (or not), kept with the crawl for its report. */
+  #files: SitemapFileRecord[] = [];
 
   constructor(options: SiteSitemapsOptions) {
     this.#options = options;
@@ -109,7 +117,7 @@ export class SiteSitemaps {
       }
       await this.#read(robots);
       if (o.context.signal?.aborted) return;
-      await o.state.settleSitemaps(this.#queued);
+      await o.state.settleSitemaps(this.#queued, this.#files);
       this.#settled = true;
     } finally {
       this.#busy = false;
@@ -130,6 +138,7 @@ export class SiteSitemaps {
         normalize: o.normalize,
         onSite: o.onSite,
         originOf: o.originOf,
+        onReport: (report) => this.#files.push(fileRecord(report, o.context.now())),
         add: async (items: FrontierItem[]) => {
           this.#queued += items.length;
           await o.state.add(items);
@@ -141,4 +150,28 @@ export class SiteSitemaps {
       await o.warn(`reading the sitemaps failed: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * A sitemap file's report as the crawl state keeps it: diagnostics capped, those that say
+ * the file is over the protocol's limits always kept (the report judges the file by them).
+ */
+export function fileRecord(report: SitemapReport, readAt: number): SitemapFileRecord {
+  const { url, parent, status, kind, entries, skipped } = report;
+  const overLimits = report.diagnostics.filter((d) => d.code.startsWith('over-protocol-'));
+  const diagnostics = [
+    ...overLimits,
+    ...report.diagnostics.filter((d) => !d.code.startsWith('over-protocol-')),
+  ];
+  return {
+    url,
+    parent,
+    status,
+    kind,
+    entries,
+    skipped,
+    diagnostics: diagnostics.slice(0, SITEMAP_FILE_DIAGNOSTICS),
+    diagnosticsDropped: Math.max(0, diagnostics.length - SITEMAP_FILE_DIAGNOSTICS),
+    readAt,
+  };
 }

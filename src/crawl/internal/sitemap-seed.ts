@@ -40,6 +40,8 @@ export interface SitemapSeedOptions {
   readonly add: (items: FrontierItem[]) => Promise<void> | void;
   /** Says why a sitemap or a URL in one was skipped. */
   readonly warn: (message: string) => Promise<void>;
+  /** Each sitemap file's report, as the walk finishes with it. */
+  readonly onReport?: (report: SitemapReport) => void;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
       allowCrossOrigin: true,
       checkSitemap: sitemapRule(options),
       onSitemap: (report) => {
+        options.onReport?.(report);
         const message = skipWarning(report);
         if (message !== null && ++skippedSitemaps <= SKIP_WARNINGS) warn(message);
       },
@@ -97,6 +100,7 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
         depth: 0,
         via: 'sitemap',
         kind: 'sitemap',
+        lastmod: entry.lastmod ?? null,
       });
       if (batch.length >= BATCH) {
         const full = batch;

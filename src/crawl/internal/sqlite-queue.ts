@@ -6,6 +6,7 @@ import type {
   TakenItem,
 } from '../crawl-state.ts';
 import type { HostTable } from './host-table.ts';
+import { factsText } from './report-counts.ts';
 import { type InsertValues, insertValues, toTakenItem } from './sqlite-rows.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
 import type { Statements, TakenRow } from './sqlite-statements.ts';
@@ -52,18 +53,40 @@ export class SqliteQueue {
     return insertValues(item, this.#normalize(item.url));
   }
 
-  /** Inserts the rows; returns how many were new. A URL known already gets its marks. */
+  /**
+   * Inserts the rows; returns how many were new. A URL known already gets its marks and
+   * counts, once per URL for the whole call: the pages of a step mostly link to the same
+   * URLs (menus), so a step writes each such row once, not once per page.
+   */
   insert(rows: readonly InsertValues[]): number {
     let added = 0;
+    const seen = new Map<string, SeenMarks>();
     for (const row of rows) {
-      const changes = Number(this.#s.insert.run(...row).changes);
-      if (changes === 0) {
-        const [key, , , , , , , linked, inSitemap] = row;
-        this.#s.markSeen.run(linked, inSitemap, key, linked, inSitemap);
+      const [key, , , , , , , linked, inSitemap, , inlinks, sitemaps, lastmod] = row;
+      const known = seen.get(key);
+      if (known !== undefined) {
+        known.changed ||= linked > known.linked || inSitemap > known.inSitemap;
+        known.changed ||= inlinks > 0 || sitemaps > 0 || lastmod !== null;
+        known.linked = Math.max(known.linked, linked);
+        known.inSitemap = Math.max(known.inSitemap, inSitemap);
+        known.inlinks += inlinks;
+        known.sitemaps += sitemaps;
+        known.lastmod ??= lastmod;
         continue;
       }
+      const changes = Number(this.#s.insert.run(...row).changes);
+      if (changes === 0) {
+        seen.set(key, { key, linked, inSitemap, inlinks, sitemaps, lastmod, changed: true });
+        continue;
+      }
+      // Inserted with its own counts; later rows of this call count on top.
+      const marks = { key, linked, inSitemap, inlinks: 0, sitemaps: 0, lastmod: null };
+      seen.set(key, { ...marks, changed: false });
       added++;
       this.#hosts.queue(row[2], 1);
+    }
+    for (const { changed, ...marks } of seen.values()) {
+      if (changed) this.#s.markSeen.run(marks);
     }
     this.counts.queued += added;
     this.counts.seen += added;
@@ -76,11 +99,12 @@ export class SqliteQueue {
   }
 
   /**
-   * Records a result and adds the URLs it led to, if the item is in flight under its
-   * attempt; returns false (nothing recorded) when it is not.
+   * Records a result, if the item is in flight under its attempt; returns false (nothing
+   * recorded) when it is not. The caller adds the URLs it led to (see {@link insert}).
    */
-  record(done: FinishedItem, discovered: readonly InsertValues[]): boolean {
+  record(done: FinishedItem): boolean {
     const { status, outcome, reason, lastmod, finalUrl, data } = done.result;
+    const facts = factsText(done.result.facts);
     const { id, attempt } = done.item;
     const changed = this.#s.complete.run(
       status,
@@ -89,13 +113,13 @@ export class SqliteQueue {
       lastmod,
       finalUrl,
       data,
+      facts,
       id,
       attempt,
     );
     if (changed.changes !== 1) return false;
     this.counts.inFlight--;
     this.counts.done++;
-    this.insert(discovered);
     return true;
   }
 
@@ -155,4 +179,16 @@ export class SqliteQueue {
   snapshot(): FrontierCounts {
     return { ...this.counts };
   }
+}
+
+/** A known URL's marks and counts to add, for one insert call. */
+interface SeenMarks {
+  key: string;
+  linked: number;
+  inSitemap: number;
+  inlinks: number;
+  sitemaps: number;
+  lastmod: string | null;
+  /** Something to write: a known URL, or one inserted by this call and seen again. */
+  changed: boolean;
 }

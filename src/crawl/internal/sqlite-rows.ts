@@ -1,5 +1,6 @@
 import type { CrawlResult, FrontierItem, TakenItem } from '../crawl-state.ts';
 import { checkItem } from './crawl-state-input.ts';
+import { itemCounts, parseFacts } from './report-counts.ts';
 import type { ResultRow, TakenRow } from './sqlite-statements.ts';
 
 /** The values bound by the insert statement, in its column order. */
@@ -14,6 +15,9 @@ export type InsertValues = [
   linked: number,
   inSitemap: number,
   redirects: number,
+  inlinks: number,
+  sitemaps: number,
+  sitemapLastmod: string | null,
 ];
 
 /**
@@ -27,7 +31,22 @@ export function insertValues(item: FrontierItem, key: string): InsertValues {
   const linked = kind === 'page' ? 1 : 0;
   const inSitemap = kind === 'sitemap' ? 1 : 0;
   const stored = url === key ? null : url;
-  return [key, stored, origin, kind, priority, depth, via, linked, inSitemap, redirects];
+  const { inlinks, sitemaps, sitemapLastmod } = itemCounts(item);
+  return [
+    key,
+    stored,
+    origin,
+    kind,
+    priority,
+    depth,
+    via,
+    linked,
+    inSitemap,
+    redirects,
+    inlinks,
+    sitemaps,
+    sitemapLastmod,
+  ];
 }
 
 export function toTakenItem(row: TakenRow): TakenItem {
@@ -50,5 +69,9 @@ export function toResult(row: ResultRow): CrawlResult {
     data,
     linked: row.linked === 1,
     inSitemap: row.in_sitemap === 1,
+    facts: parseFacts(row.facts),
+    inlinks: row.inlinks,
+    sitemaps: row.sitemaps,
+    sitemapLastmod: row.sitemap_lastmod,
   };
 }

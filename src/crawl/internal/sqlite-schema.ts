@@ -6,9 +6,10 @@ export const APPLICATION_ID = 0x57594d43;
 /**
  * `PRAGMA user_version`: the schema version, raised on any incompatible change. 3: the crawl
  * record in `meta` (counters `requested` and `depth-cut` kept there), no `origins` table,
- * `urls.redirects`.
+ * `urls.redirects`. 4: what the crawl report reads (`urls.inlinks`, `sitemaps`,
+ * `sitemap_lastmod`, `facts`; the `robots` and `sitemap_files` tables).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SQLITE_BUSY = 5;
 const SQLITE_NOTADB = 26;
@@ -26,7 +27,9 @@ export const HELD = 3;
 // normalised `key`, which is the common case and halves the space taken by URLs.
 // The partial indexes hold only queued and held rows, so they stay small however many
 // URLs are done, and taking an item (which moves it out of them) is cheap. Hosts are not
-// stored: one process owns the file and keeps them in memory (see host-table.ts).
+// stored: one process owns the file and keeps them in memory (see host-table.ts); only
+// their robots.txt outcomes are written down (`robots`), for the crawl report, never read
+// back by a crawl (a resume fetches robots.txt again). `facts` is JSON (ResponseFacts).
 const SCHEMA = `
 CREATE TABLE urls (
   id          INTEGER PRIMARY KEY,
@@ -48,12 +51,24 @@ CREATE TABLE urls (
   final_url   TEXT,
   data        TEXT,
   linked      INTEGER NOT NULL DEFAULT 0,
-  in_sitemap  INTEGER NOT NULL DEFAULT 0
+  in_sitemap  INTEGER NOT NULL DEFAULT 0,
+  inlinks     INTEGER NOT NULL DEFAULT 0,
+  sitemaps    INTEGER NOT NULL DEFAULT 0,
+  sitemap_lastmod TEXT,
+  facts       TEXT
 );
 CREATE UNIQUE INDEX urls_key ON urls (key);
 CREATE INDEX urls_queue ON urls (origin, priority, depth, id) WHERE state = ${QUEUED};
 CREATE INDEX urls_held ON urls (not_before) WHERE state = ${HELD};
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE robots (
+  origin TEXT PRIMARY KEY,
+  status INTEGER,
+  detail TEXT,
+  url    TEXT NOT NULL,
+  body   BLOB
+) WITHOUT ROWID;
+CREATE TABLE sitemap_files (id INTEGER PRIMARY KEY, record TEXT NOT NULL);
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { FrontierKind } from '../crawl-state.ts';
+import { MAX_COUNTED_INLINKS } from './report-counts.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
 
 /** An item as it is taken. */
@@ -31,6 +32,10 @@ export interface ResultRow {
   readonly data: string | null;
   readonly linked: number;
   readonly in_sitemap: number;
+  readonly inlinks: number;
+  readonly sitemaps: number;
+  readonly sitemap_lastmod: string | null;
+  readonly facts: string | null;
 }
 
 /**
@@ -64,17 +69,27 @@ export class Statements {
   readonly setMeta: StatementSync;
   /** Sets a meta value unless one is stored. */
   readonly initMeta: StatementSync;
+  readonly setRobots: StatementSync;
+  readonly allRobots: StatementSync;
+  readonly clearSitemapFiles: StatementSync;
+  readonly addSitemapFile: StatementSync;
+  readonly sitemapFiles: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
       `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects,
-         state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
+         inlinks, sitemaps, sitemap_lastmod, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
     );
-    // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both.
+    // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both,
+    // and count the link (up to the cap) or the sitemap entry. Nothing is written when
+    // nothing changes: a menu's URLs stop costing a write once they reach the cap.
     this.markSeen = db.prepare(
-      `UPDATE urls SET linked = max(linked, ?), in_sitemap = max(in_sitemap, ?)
-       WHERE key = ? AND (linked < ? OR in_sitemap < ?)`,
+      `UPDATE urls SET linked = max(linked, :linked), in_sitemap = max(in_sitemap, :inSitemap),
+         inlinks = min(inlinks + :inlinks, ${MAX_COUNTED_INLINKS}), sitemaps = sitemaps + :sitemaps,
+         sitemap_lastmod = coalesce(sitemap_lastmod, :lastmod)
+       WHERE key = :key AND (linked < :linked OR in_sitemap < :inSitemap
+         OR (:inlinks > 0 AND inlinks < ${MAX_COUNTED_INLINKS}) OR :sitemaps > 0)`,
     );
     this.requeueDue = db.prepare(
       `UPDATE urls SET state = ${QUEUED}, not_before = NULL
@@ -91,7 +106,7 @@ export class Statements {
     );
     this.complete = db.prepare(
       `UPDATE urls SET state = ${DONE}, status = ?, outcome = ?, reason = ?, lastmod = ?,
-         final_url = ?, data = ?
+         final_url = ?, data = ?, facts = ?
        WHERE id = ? AND state = ${IN_FLIGHT} AND attempts = ?`,
     );
     this.release = db.prepare(
@@ -114,7 +129,7 @@ export class Statements {
     );
     this.results = db.prepare(
       `SELECT key, coalesce(url, key) AS url, kind, depth, via, status, outcome, reason, lastmod,
-         final_url, data, linked, in_sitemap
+         final_url, data, linked, in_sitemap, inlinks, sitemaps, sitemap_lastmod, facts
        FROM urls WHERE state = ${DONE} AND key > ? ORDER BY key LIMIT ?`,
     );
     this.allMeta = db.prepare('SELECT key, value FROM meta');
@@ -124,5 +139,16 @@ export class Statements {
     this.initMeta = db.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
     );
+    this.setRobots = db.prepare(
+      `INSERT INTO robots (origin, status, detail, url, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (origin) DO UPDATE SET status = excluded.status, detail = excluded.detail,
+         url = excluded.url, body = excluded.body`,
+    );
+    this.allRobots = db.prepare(
+      'SELECT origin, status, detail, url, body FROM robots ORDER BY origin',
+    );
+    this.clearSitemapFiles = db.prepare('DELETE FROM sitemap_files');
+    this.addSitemapFile = db.prepare('INSERT INTO sitemap_files (record) VALUES (?)');
+    this.sitemapFiles = db.prepare('SELECT record FROM sitemap_files ORDER BY id');
   }
 }

@@ -1,7 +1,8 @@
 // The URLs this worker knows the crawl already holds, with the marks they already carry, so a
-// step need not send them again. Most links a page has, its neighbours have too (menus,
-// footers, breadcrumbs): without this, every step would send them all for the database to
-// find, one index probe each, that there is nothing to do.
+// step need not send them in full again: only what they count for the crawl report (see
+// known-counts.ts). Most links a page has, its neighbours have too (menus, footers,
+// breadcrumbs): without this, every step would send them all, with their `via` and the rest,
+// for the database to find, one index probe each, that they are known.
 
 /** A URL's marks, as bits: linked (reached by a link), in a sitemap. */
 export const LINKED = 1;
@@ -18,7 +19,8 @@ export class KnownUrls {
 
   /**
    * Whether the crawl holds `key` with every mark in `marks` already: adding it again would
-   * change nothing (a URL, once added, keeps its row, and marks are only ever set).
+   * change nothing but its counts (a URL, once added, keeps its row, and marks are only ever
+   * set).
    */
   has(key: string, marks: number): boolean {
     const known = this.#marks.get(key);

@@ -7,7 +7,9 @@ import type {
   FrontierCounts,
   FrontierItem,
   HostRobots,
+  HostRobotsOutcome,
   NewCrawl,
+  SitemapFileRecord,
   StepRequest,
   StepResult,
 } from '../crawl-state.ts';
@@ -21,19 +23,13 @@ import {
 } from '../internal/crawl-state-input.ts';
 import { Calls, run } from './calls.ts';
 import { connectError, Pool, targetName, transaction } from './connection.ts';
+import { FoundUrls } from './found-urls.ts';
 import { KnownUrls } from './known-urls.ts';
-import { toRecord, toResult, toRobots, toWorker } from './rows.ts';
+import { toRecord, toResult, toRobots, toRobotsOutcome, toWorker } from './rows.ts';
 import { checkSchemaName, DONE, IN_FLIGHT, inSchema, migrate, ROBOTS_KNOWN } from './schema.ts';
+import { readSitemapFiles, storeSitemapFiles } from './sitemap-files.ts';
 import { SQL, type StatementName } from './statements.ts';
-import {
-  addColumn,
-  addParameters,
-  emptyAddColumns,
-  notedStep,
-  prepareStep,
-  rememberAdded,
-  sendStep,
-} from './step-queries.ts';
+import { notedStep, prepareStep, sendStep } from './step-queries.ts';
 import { WorkerLease } from './worker-lease.ts';
 
 /**
@@ -243,19 +239,22 @@ export class PostgresCrawlState implements CrawlState {
 
   async add(items: readonly FrontierItem[]): Promise<number> {
     this.#checkOpen();
-    const columns = emptyAddColumns();
-    for (const item of items) addColumn(columns, item, this.#normalize, null, this.#known);
-    if (columns.key.length === 0) return 0;
-    const origins = [...new Set(columns.origin)];
+    const found = new FoundUrls(this.#normalize, this.#known);
+    for (const item of items) found.add(item, null);
+    if (found.empty) return 0;
+    const origins = [...found.origins];
     const added = await this.#change('add', async (tx, crawl, worker) => {
       const [, , added] = await Promise.all([
         this.#run(tx, 'ensureHosts', [crawl, origins]),
         this.#run(tx, 'lockHosts', [crawl, origins]),
-        this.#run(tx, 'add', addParameters(crawl, worker, columns)),
+        found.columns.key.length > 0
+          ? this.#run(tx, 'add', found.addParameters(crawl, worker))
+          : [],
+        found.counts.size > 0 && this.#run(tx, 'countKnown', found.countParameters(crawl, worker)),
       ]);
       return Number(added[0]?.['added'] ?? 0);
     });
-    rememberAdded(this.#known, columns);
+    found.rememberAdded(this.#known);
     return added;
   }
 
@@ -275,7 +274,7 @@ export class PostgresCrawlState implements CrawlState {
         (sql) => this.#stepAgain(sql, crawl, worker, step.finishedCount),
       );
       // What a lost result found was not added; which result was lost is not known.
-      if (result.lost === 0) rememberAdded(this.#known, step.found);
+      if (result.lost === 0) step.found.rememberAdded(this.#known);
       return result;
     });
   }
@@ -319,6 +318,13 @@ export class PostgresCrawlState implements CrawlState {
     return row === undefined ? null : toRobots(row);
   }
 
+  async robotsOutcomes(): Promise<readonly HostRobotsOutcome[]> {
+    this.#checkOpen();
+    const crawl = await this.#findCrawl();
+    if (crawl === null) return [];
+    return (await this.#read('robotsOutcomes', 'robotsOutcomes', [crawl])).map(toRobotsOutcome);
+  }
+
   async reserve(origin: string): Promise<number> {
     this.#checkOpen();
     checkOrigin(origin);
@@ -343,13 +349,17 @@ export class PostgresCrawlState implements CrawlState {
     );
   }
 
-  async settleSitemaps(sitemapUrls: number | null): Promise<void> {
+  async settleSitemaps(
+    sitemapUrls: number | null,
+    files: readonly SitemapFileRecord[] = [],
+  ): Promise<void> {
     this.#checkOpen();
     checkSitemapUrls(sitemapUrls);
     const crawl = await this.#ensureCrawl();
     if (sitemapUrls !== null) {
+      const records = files.map((file) => JSON.stringify(file));
       await this.#calls.retry('settleSitemaps', (sql) =>
-        this.#run(sql, 'sitemapsRead', [crawl, sitemapUrls]),
+        storeSitemapFiles(sql, this.#q, crawl, sitemapUrls, records),
       );
       return;
     }
@@ -358,6 +368,15 @@ export class PostgresCrawlState implements CrawlState {
     if (worker === null) return;
     await this.#calls.retry('settleSitemaps', (sql) =>
       this.#run(sql, 'sitemapsGivenUp', [crawl, worker]),
+    );
+  }
+
+  async sitemapFiles(): Promise<readonly SitemapFileRecord[]> {
+    this.#checkOpen();
+    const crawl = await this.#findCrawl();
+    if (crawl === null) return [];
+    return readSitemapFiles((after, limit) =>
+      this.#read('sitemapFiles', 'sitemapFiles', [crawl, after, limit]),
     );
   }
 

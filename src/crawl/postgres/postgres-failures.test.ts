@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startPostgresServer } from '../../test-support/postgres-server.ts';
 import type { FinishedItem } from '../crawl-state.ts';
-import { finished, page, robotsOf } from '../test-support/conformance/helpers.ts';
+import { drain, finished, page, robotsOf } from '../test-support/conformance/helpers.ts';
 import { openPostgresCrawlState, type PostgresCrawlState } from './postgres-crawl-state.ts';
 import { startCommitCuttingProxy } from './test-support/commit-cutting-proxy.ts';
 
@@ -56,6 +56,13 @@ describe('a connection lost in a transaction', () => {
   for (const [when, title] of cases) {
     it(`${title}: the step's answer is what was committed, once`, async () => {
       await withCrawl(TEN, async (cut, direct, retries) => {
+        // A URL this worker saw committed (sent as a count only), one it did not (known to
+        // the crawl: marked and counted), one new: each found by the 3 results below.
+        await cut.add([page('https://a.test/hub')]);
+        const links = ['hub', '9', 'new'].map((path) => ({
+          ...page(`https://a.test/${path}`),
+          via: 'https://a.test/0',
+        }));
         const cutsBefore = proxy.cuts;
         proxy.cutNext(when);
         const { taken } = await cut.step({ finished: [], released: [], take: 3 });
@@ -69,10 +76,10 @@ describe('a connection lost in a transaction', () => {
             ['https://a.test/2', 1, 2],
           ],
         );
-        assert.deepEqual(await direct.counts(), { queued: 7, inFlight: 3, done: 0, seen: 10 });
+        assert.deepEqual(await direct.counts(), { queued: 8, inFlight: 3, done: 0, seen: 11 });
         proxy.cutNext(when);
         const next = await cut.step({
-          finished: taken.map((item) => finished(item)),
+          finished: taken.map((item) => finished(item, { discovered: links })),
           released: [],
           take: 2,
         });
@@ -82,8 +89,21 @@ describe('a connection lost in a transaction', () => {
           next.taken.map((item) => item.url),
           ['https://a.test/3', 'https://a.test/4'],
         );
-        assert.deepEqual(await direct.counts(), { queued: 5, inFlight: 2, done: 3, seen: 10 });
+        assert.deepEqual(await direct.counts(), { queued: 7, inFlight: 2, done: 3, seen: 12 });
         assert.equal((await direct.crawl())?.requested, 3, 'counted once');
+        await cut.step({
+          finished: next.taken.map((item) => finished(item)),
+          released: [],
+          take: 0,
+        });
+        await drain(direct);
+        const inlinks = new Map<string, number | undefined>();
+        for await (const r of direct.results()) inlinks.set(r.url, r.inlinks);
+        assert.deepEqual(
+          ['hub', '9', 'new'].map((path) => inlinks.get(`https://a.test/${path}`)),
+          [3, 3, 3],
+          'each link counted once',
+        );
       });
     });
   }

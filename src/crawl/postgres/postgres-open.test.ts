@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { isWaymarkError } from '../../shared/waymark-error.ts';
 import { startPostgresServer } from '../../test-support/postgres-server.ts';
 import { openPostgresCrawlState } from './postgres-crawl-state.ts';
-import { SCHEMA_VERSION } from './schema.ts';
+import { DONE, inSchema, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 
 const server = await startPostgresServer();
 const admin = postgres(server.url, { max: 2, onnotice: () => {} });
@@ -21,6 +21,9 @@ after(async () => {
 });
 
 const password = new URL(server.url).password;
+
+/** Every version a fresh schema passes through: each migration notes its own. */
+const ALL_VERSIONS = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1);
 
 async function versions(schema: string): Promise<number[]> {
   const rows = await admin.unsafe(
@@ -50,15 +53,15 @@ describe('openPostgresCrawlState', () => {
   it('creates the schema in a fresh database; a second open changes nothing', async () => {
     const state = await openPostgresCrawlState({ connection: server.url, crawl: 'fresh' });
     await state.close();
-    assert.deepEqual(await versions('waymark'), [SCHEMA_VERSION]);
+    assert.deepEqual(await versions('waymark'), ALL_VERSIONS);
     const made = await tables('waymark');
     assert.deepEqual(
       made.map((t) => t.split(':')[0]),
-      ['crawls', 'hosts', 'schema_version', 'urls', 'workers'],
+      ['crawls', 'hosts', 'schema_version', 'sitemap_files', 'urls', 'workers'],
     );
     const again = await openPostgresCrawlState({ connection: server.url, crawl: 'fresh' });
     await again.close();
-    assert.deepEqual(await versions('waymark'), [SCHEMA_VERSION]);
+    assert.deepEqual(await versions('waymark'), ALL_VERSIONS);
     assert.deepEqual(await tables('waymark'), made, 'the same tables, not new ones');
   });
 
@@ -69,7 +72,64 @@ describe('openPostgresCrawlState', () => {
       ),
     );
     await Promise.all(states.map((state) => state.close()));
-    assert.deepEqual(await versions('together'), [SCHEMA_VERSION]);
+    assert.deepEqual(await versions('together'), ALL_VERSIONS);
+  });
+
+  it('upgrades a schema of version 1 in place: its crawl is kept and reads as never counted', async () => {
+    // As a waymark of schema version 1 left it, with a crawl and a result in it.
+    await admin.begin(async (tx) => {
+      await tx.unsafe('CREATE SCHEMA v1');
+      await tx.unsafe(
+        'CREATE TABLE v1.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      for (const statement of MIGRATIONS[0] ?? []) await tx.unsafe(inSchema('v1', statement));
+      await tx.unsafe('INSERT INTO v1.schema_version (version) VALUES (1)');
+      const [crawl] = await tx.unsafe(
+        `INSERT INTO v1.crawls (name, start, options, created_at) VALUES ('old', 'https://a.test/', '{}', 0) RETURNING id`,
+      );
+      const [host] = await tx.unsafe(
+        `INSERT INTO v1.hosts (crawl, origin) VALUES ($1, 'https://a.test') RETURNING id`,
+        [crawl?.['id']],
+      );
+      await tx.unsafe(
+        `INSERT INTO v1.urls (crawl, host, priority, depth, state, linked, in_sitemap, key, kind,
+           status, outcome)
+         VALUES ($1, $2, 0, 0, ${DONE}, true, false, 'https://a.test/', 'page', 200, 'listed')`,
+        [crawl?.['id'], host?.['id']],
+      );
+    });
+    const state = await openPostgresCrawlState({
+      connection: server.url,
+      crawl: 'old',
+      schema: 'v1',
+    });
+    try {
+      assert.deepEqual(await versions('v1'), [1, 2]);
+      const read = async () => {
+        const results = [];
+        for await (const r of state.results()) results.push(r);
+        return results;
+      };
+      const [before] = await read();
+      assert.deepEqual(
+        [before?.url, before?.facts, before?.inlinks, before?.sitemaps, before?.sitemapLastmod],
+        ['https://a.test/', null, 0, 0, null],
+      );
+      await state.add([
+        {
+          url: 'https://a.test/',
+          origin: 'https://a.test',
+          priority: 0,
+          depth: 1,
+          via: 'https://a.test/x',
+          kind: 'page',
+        },
+      ]);
+      assert.equal((await read())[0]?.inlinks, 1, 'counted from now on');
+      assert.deepEqual(await state.sitemapFiles(), []);
+    } finally {
+      await state.close();
+    }
   });
 
   it('refuses a schema newer than this waymark', async () => {

@@ -1,6 +1,13 @@
 // Rows as the contract's values.
 import type { Row } from 'postgres';
-import type { CrawlRecord, CrawlResult, FrontierKind, HostRobots } from '../crawl-state.ts';
+import type {
+  CrawlRecord,
+  CrawlResult,
+  FrontierKind,
+  HostRobots,
+  HostRobotsOutcome,
+} from '../crawl-state.ts';
+import { parseFacts } from '../internal/report-counts.ts';
 import type { CrawlWorker } from './postgres-crawl-state.ts';
 import { SITEMAPS_READ } from './schema.ts';
 
@@ -34,10 +41,23 @@ export function toResult(row: Row): CrawlResult {
     data: row['data'] ?? null,
     linked: row['linked'] === true,
     inSitemap: row['in_sitemap'] === true,
+    facts: parseFacts(row['facts'] ?? null),
+    inlinks: Number(row['inlinks']),
+    sitemaps: Number(row['sitemaps']),
+    sitemapLastmod: row['sitemap_lastmod'] ?? null,
   };
 }
 
 export function toRobots(row: Row): HostRobots {
+  return { ...robotsOutcome(row), gapMs: Number(row['gap_ms']) };
+}
+
+/** A row of the `robotsOutcomes` statement. */
+export function toRobotsOutcome(row: Row): HostRobotsOutcome {
+  return { origin: String(row['origin']), ...robotsOutcome(row) };
+}
+
+function robotsOutcome(row: Row): Omit<HostRobots, 'gapMs'> {
   const body = row['robots_body'] as Uint8Array | null;
   return {
     status: row['robots_status'] === null ? 'network-error' : Number(row['robots_status']),
@@ -45,7 +65,6 @@ export function toRobots(row: Row): HostRobots {
     url: String(row['robots_url']),
     // A plain Uint8Array, not the driver's Buffer.
     body: body === null ? null : new Uint8Array(body),
-    gapMs: Number(row['gap_ms']),
   };
 }
 

@@ -122,6 +122,24 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     // Items in flight by worker: what a dead or closing worker gives back.
     `CREATE INDEX urls_in_flight ON @.urls (crawl, worker) WHERE state = ${IN_FLIGHT}`,
   ],
+  // 2: what the crawl report reads. How often links and sitemaps named each URL (counted as
+  // they are added, known or new), its first sitemap <lastmod>, what its response said
+  // (`facts`, JSON), and the sitemap files the reading went through, one row each (JSON
+  // text, not jsonb: jsonb refuses the \u0000 a diagnostic may quote). Columns with a
+  // constant default are added without rewriting the table.
+  [
+    `ALTER TABLE @.urls
+      ADD COLUMN inlinks         integer NOT NULL DEFAULT 0,
+      ADD COLUMN sitemaps        integer NOT NULL DEFAULT 0,
+      ADD COLUMN sitemap_lastmod text,
+      ADD COLUMN facts           text`,
+    `CREATE TABLE @.sitemap_files (
+      crawl  bigint NOT NULL REFERENCES @.crawls (id) ON DELETE CASCADE,
+      ord    integer NOT NULL,
+      record text NOT NULL
+    )`,
+    'CREATE INDEX sitemap_files_crawl ON @.sitemap_files (crawl, ord)',
+  ],
 ];
 
 /** The schema version this waymark reads and writes. */

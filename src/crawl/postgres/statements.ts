@@ -1,6 +1,8 @@
 // Every statement the PostgreSQL crawl state runs. Values are always parameters ($n), lists
 // are arrays unnested on the server, so a batch of any size is one statement. `@.` is the
 // schema (see inSchema). Common parameters: $1 the crawl's id, $2 this worker's id.
+
+import { ADD_SQL } from './add-statements.ts';
 import {
   DONE,
   IN_FLIGHT,
@@ -91,11 +93,13 @@ export const SQL = {
   /** Records results still in flight under this worker and attempt; returns what counted. */
   recordResults: `WITH f AS (
       SELECT * FROM unnest($3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[],
-        $8::text[], $9::text[], $10::text[], $11::int[], $12::int[])
-        AS f(id, attempt, status, outcome, reason, lastmod, final_url, data, depth_cut, requested)),
+        $8::text[], $9::text[], $10::text[], $11::int[], $12::int[], $13::text[])
+        AS f(id, attempt, status, outcome, reason, lastmod, final_url, data, depth_cut, requested,
+          facts)),
     rec AS (
       UPDATE @.urls u SET state = ${DONE}, status = f.status, outcome = f.outcome,
-        reason = f.reason, lastmod = f.lastmod, final_url = f.final_url, data = f.data
+        reason = f.reason, lastmod = f.lastmod, final_url = f.final_url, data = f.data,
+        facts = f.facts
       FROM f WHERE u.id = f.id AND u.crawl = $1 AND u.state = ${IN_FLIGHT}
         AND u.attempts = f.attempt AND u.worker = $2
       RETURNING f.depth_cut, f.requested),
@@ -106,57 +110,7 @@ export const SQL = {
       WHERE id = $2)
     SELECT count(*) AS recorded FROM rec`,
 
-  /**
-   * Adds the URLs never seen before (the first of a key in the batch wins, marks add up) and
-   * marks the known ones linked or in a sitemap. A URL found by a result ($12 its item's id,
-   * $13 its attempt) is added only if that result was recorded. Their hosts must be locked:
-   * then no other transaction adds a URL of theirs meanwhile, so one probe of each key tells
-   * new from known. Every row of the crawl it reads is found by a probe (LATERAL ... LIMIT 1):
-   * a plan that joins or hashes on the crawl instead reads the whole crawl in every step,
-   * and the planner picks one for a young crawl, whose statistics are not yet gathered.
-   */
-  add: `WITH d AS (
-      SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::float8[],
-        $8::int[], $9::text[], $10::int[], $11::int[], $12::bigint[], $13::int[], $14::int[])
-        WITH ORDINALITY
-        AS d(key, url, origin, kind, priority, depth, via, linked, in_sitemap, parent, attempt,
-          redirects, ord)),
-    recorded AS (
-      SELECT r.parent FROM (SELECT DISTINCT parent, attempt FROM d WHERE parent IS NOT NULL) r
-      CROSS JOIN LATERAL (
-        SELECT 1 FROM @.urls p WHERE p.id = r.parent AND p.crawl = $1 AND p.state = ${DONE}
-          AND p.attempts = r.attempt AND p.worker = $2 LIMIT 1) p),
-    one AS (
-      SELECT DISTINCT ON (key) key, url, origin, kind, priority, depth, via, redirects, ord,
-        bool_or(linked = 1) OVER (PARTITION BY key) AS linked,
-        bool_or(in_sitemap = 1) OVER (PARTITION BY key) AS in_sitemap
-      FROM d WHERE d.parent IS NULL OR d.parent IN (SELECT parent FROM recorded)
-      ORDER BY key, ord),
-    seen AS (
-      SELECT one.*, k.id AS known, k.linked AS was_linked, k.in_sitemap AS was_in_sitemap
-      FROM one LEFT JOIN LATERAL (
-        SELECT u.id, u.linked, u.in_sitemap FROM @.urls u WHERE u.crawl = $1 AND u.key = one.key
-        LIMIT 1) k ON true),
-    ins AS (
-      INSERT INTO @.urls (crawl, host, key, url, kind, priority, depth, via, linked, in_sitemap,
-        redirects)
-      SELECT $1::bigint, h.id, seen.key, seen.url, seen.kind, seen.priority, seen.depth, seen.via,
-        seen.linked, seen.in_sitemap, seen.redirects
-      FROM seen CROSS JOIN LATERAL (
-        SELECT h.id FROM @.hosts h WHERE h.crawl = $1 AND h.origin = seen.origin LIMIT 1) h
-      WHERE seen.known IS NULL
-      ORDER BY seen.ord
-      ON CONFLICT (crawl, key) DO NOTHING
-      RETURNING host),
-    queued AS (
-      UPDATE @.hosts h SET queued = h.queued + c.n
-      FROM (SELECT host, count(*) AS n FROM ins GROUP BY host) c WHERE h.id = c.host),
-    marked AS (
-      UPDATE @.urls u SET linked = u.linked OR seen.linked,
-        in_sitemap = u.in_sitemap OR seen.in_sitemap
-      FROM seen WHERE u.id = seen.known
-        AND ((seen.linked AND NOT seen.was_linked) OR (seen.in_sitemap AND NOT seen.was_in_sitemap)))
-    SELECT count(*) AS added FROM ins`,
+  ...ADD_SQL,
 
   /** Puts items back ($3 ids, $4 attempts); $5 ms to hold each one's host, or null. */
   release: `WITH r AS (
@@ -282,6 +236,9 @@ export const SQL = {
     WHERE crawl = $1 AND origin = $2`,
   robots: `SELECT robots_status, robots_detail, robots_url, robots_body, gap_ms FROM @.hosts
     WHERE crawl = $1 AND origin = $2 AND robots = ${ROBOTS_KNOWN}`,
+  /** Every host's robots.txt outcome, in byte order of the origin. */
+  robotsOutcomes: `SELECT origin, robots_status, robots_detail, robots_url, robots_body
+    FROM @.hosts WHERE crawl = $1 AND robots = ${ROBOTS_KNOWN} ORDER BY origin COLLATE "C"`,
   /** Books a request to $2 if its turn has come. */
   reserve: `UPDATE @.hosts h
     SET next_at = (greatest(h.next_at, ${NOW}) + coalesce(h.gap_ms, c.gap_ms))::bigint
@@ -295,9 +252,27 @@ export const SQL = {
       OR (sitemaps = ${SITEMAPS_CLAIMED} AND sitemaps_worker <> $2
         AND NOT ${liveWorker('sitemaps_worker')}))
     RETURNING 1`,
-  sitemapsRead: `UPDATE @.crawls SET sitemaps = ${SITEMAPS_READ}, sitemap_urls = $2,
-      sitemaps_worker = NULL
-    WHERE id = $1 AND sitemaps <> ${SITEMAPS_READ}`,
+  /**
+   * Marks the sitemaps read ($2 URLs), unless they are, and stores the first $3 sitemap files
+   * (JSON), replacing any stored before: the one statement that marks them read stores them,
+   * so a retry after a commit stores nothing twice. Returns the crawl when it marked them.
+   */
+  sitemapsRead: `WITH marked AS (
+      UPDATE @.crawls SET sitemaps = ${SITEMAPS_READ}, sitemap_urls = $2, sitemaps_worker = NULL
+      WHERE id = $1 AND sitemaps <> ${SITEMAPS_READ}
+      RETURNING id),
+    cleared AS (DELETE FROM @.sitemap_files WHERE crawl IN (SELECT id FROM marked)),
+    stored AS (
+      INSERT INTO @.sitemap_files (crawl, ord, record)
+      SELECT m.id, f.ord, f.record FROM marked m
+      CROSS JOIN unnest($3::text[]) WITH ORDINALITY AS f(record, ord))
+    SELECT id FROM marked`,
+  /** More sitemap files of the reading just marked ($2 their first position, 1-based). */
+  moreSitemapFiles: `INSERT INTO @.sitemap_files (crawl, ord, record)
+    SELECT $1::bigint, $2::int + f.ord - 1, f.record
+    FROM unnest($3::text[]) WITH ORDINALITY AS f(record, ord)`,
+  sitemapFiles: `SELECT ord, record FROM @.sitemap_files WHERE crawl = $1 AND ord > $2::int
+    ORDER BY ord LIMIT $3::int`,
   sitemapsGivenUp: `UPDATE @.crawls SET sitemaps = ${SITEMAPS_GIVEN_UP}, sitemaps_worker = NULL
     WHERE id = $1 AND sitemaps = ${SITEMAPS_CLAIMED} AND sitemaps_worker = $2`,
   claimFinish: `UPDATE @.crawls SET finished_at = ${NOW}
@@ -311,7 +286,7 @@ export const SQL = {
   counts: 'SELECT state, count(*) AS n FROM @.urls WHERE crawl = $1 GROUP BY state',
   /** One page of results after key $2, in byte order of the key. */
   results: `SELECT key, coalesce(url, key) AS url, kind, depth, via, status, outcome, reason,
-      lastmod, final_url, data, linked, in_sitemap
+      lastmod, final_url, data, linked, in_sitemap, inlinks, sitemaps, sitemap_lastmod, facts
     FROM @.urls WHERE crawl = $1 AND key > $2 AND state = ${DONE} ORDER BY key LIMIT $3::int`,
 
   /**

@@ -2,16 +2,11 @@
 // (arrays) that the statements unnest on the server, and the statements are sent together
 // (pipelined) in one transaction, its BEGIN and COMMIT with them.
 import type { PendingQuery, Row, Sql } from 'postgres';
-import type {
-  FrontierItem,
-  FrontierKind,
-  StepRequest,
-  StepResult,
-  TakenItem,
-} from '../crawl-state.ts';
-import { checkItem } from '../internal/crawl-state-input.ts';
+import type { FrontierKind, StepRequest, StepResult, TakenItem } from '../crawl-state.ts';
+import { factsText } from '../internal/report-counts.ts';
 import { run } from './calls.ts';
-import { IN_SITEMAP, type KnownUrls, LINKED } from './known-urls.ts';
+import { FoundUrls } from './found-urls.ts';
+import type { KnownUrls } from './known-urls.ts';
 
 /** The schema-bound statement texts a step runs. */
 export interface StepStatements {
@@ -19,6 +14,7 @@ export interface StepStatements {
   readonly lockHosts: string;
   readonly recordResults: string;
   readonly add: string;
+  readonly countKnown: string;
   readonly release: string;
   readonly take: string;
   readonly handOutRobots: string;
@@ -26,110 +22,13 @@ export interface StepStatements {
   readonly stepBegins: string;
 }
 
-/** New URLs as columns, in the order of the `add` statement's parameters $3..$14. */
-export interface AddColumns {
-  readonly key: string[];
-  readonly url: (string | null)[];
-  readonly origin: string[];
-  readonly kind: string[];
-  readonly priority: number[];
-  readonly depth: number[];
-  readonly via: (string | null)[];
-  readonly linked: number[];
-  readonly inSitemap: number[];
-  /** The finished item that found it, or null (added directly). */
-  readonly parent: (number | null)[];
-  readonly attempt: (number | null)[];
-  readonly redirects: number[];
-}
-
-export function emptyAddColumns(): AddColumns {
-  return {
-    key: [],
-    url: [],
-    origin: [],
-    kind: [],
-    priority: [],
-    depth: [],
-    via: [],
-    linked: [],
-    inSitemap: [],
-    parent: [],
-    attempt: [],
-    redirects: [],
-  };
-}
-
-/**
- * Checks `item`, normalises its URL and appends it to `columns`, unless `known` says the crawl
- * holds it with its mark already.
- */
-export function addColumn(
-  columns: AddColumns,
-  item: FrontierItem,
-  normalize: (url: string) => string,
-  parent: { id: number; attempt: number } | null,
-  known: KnownUrls | null = null,
-): void {
-  checkItem(item);
-  const key = normalize(item.url);
-  if (known?.has(key, marksOf(item.kind))) return;
-  columns.key.push(key);
-  // Stored only when it differs from its key, which is rare.
-  columns.url.push(item.url === key ? null : item.url);
-  columns.origin.push(item.origin);
-  columns.kind.push(item.kind);
-  columns.priority.push(item.priority);
-  columns.depth.push(item.depth);
-  columns.via.push(item.via);
-  // A page is reached by a link (or is the start page); a sitemap item is named by a sitemap.
-  columns.linked.push(item.kind === 'page' ? 1 : 0);
-  columns.inSitemap.push(item.kind === 'sitemap' ? 1 : 0);
-  columns.parent.push(parent?.id ?? null);
-  columns.attempt.push(parent?.attempt ?? null);
-  columns.redirects.push(item.redirects ?? 0);
-}
-
-function marksOf(kind: FrontierKind): number {
-  return kind === 'page' ? LINKED : kind === 'sitemap' ? IN_SITEMAP : 0;
-}
-
-/** Remembers the URLs of `columns` as held by the crawl, with their marks: they were added. */
-export function rememberAdded(known: KnownUrls, columns: AddColumns): void {
-  for (let i = 0; i < columns.key.length; i++) {
-    known.remember(
-      columns.key[i] as string,
-      (columns.linked[i] ? LINKED : 0) | (columns.inSitemap[i] ? IN_SITEMAP : 0),
-    );
-  }
-}
-
-export function addParameters(crawl: number, worker: number, c: AddColumns): unknown[] {
-  return [
-    crawl,
-    worker,
-    c.key,
-    c.url,
-    c.origin,
-    c.kind,
-    c.priority,
-    c.depth,
-    c.via,
-    c.linked,
-    c.inSitemap,
-    c.parent,
-    c.attempt,
-    c.redirects,
-  ];
-}
-
 /** A step's request as the parameters of its statements; throws on bad input. */
 export interface PreparedStep {
   /** Every host the step touches, each once: locked first. */
   readonly origins: string[];
-  /** The columns of the results to record ($3..$12 of recordResults), or null for none. */
+  /** The columns of the results to record ($3..$13 of recordResults), or null for none. */
   readonly finished: unknown[] | null;
-  readonly found: AddColumns;
+  readonly found: FoundUrls;
   /** The columns of the items to put back ($3..$5 of release), or null for none. */
   readonly released: unknown[] | null;
   readonly finishedCount: number;
@@ -138,7 +37,7 @@ export interface PreparedStep {
   readonly maxRequested: number | null;
 }
 
-/** `known`: URLs not to send again (see known-urls.ts). */
+/** `known`: URLs not to send in full again (see known-urls.ts). */
 export function prepareStep(
   request: StepRequest,
   normalize: (url: string) => string,
@@ -146,7 +45,7 @@ export function prepareStep(
   known: KnownUrls | null = null,
 ): PreparedStep {
   const origins = new Set<string>();
-  const found = emptyAddColumns();
+  const found = new FoundUrls(normalize, known);
   const f = {
     id: [] as number[],
     attempt: [] as number[],
@@ -158,6 +57,7 @@ export function prepareStep(
     data: [] as (string | null)[],
     depthCut: [] as number[],
     requested: [] as number[],
+    facts: [] as (string | null)[],
   };
   for (const done of request.finished) {
     const { item, result } = done;
@@ -172,11 +72,10 @@ export function prepareStep(
     f.data.push(result.data);
     f.depthCut.push(done.depthCut);
     f.requested.push(done.requested ? 1 : 0);
-    for (const link of done.discovered) {
-      addColumn(found, link, normalize, item, known);
-      origins.add(link.origin);
-    }
+    f.facts.push(factsText(result.facts));
+    for (const link of done.discovered) found.add(link, item);
   }
+  for (const origin of found.origins) origins.add(origin);
   const r = { id: [] as number[], attempt: [] as number[], hold: [] as (number | null)[] };
   for (const { item, notBefore } of request.released) {
     origins.add(item.origin);
@@ -192,7 +91,19 @@ export function prepareStep(
     finished:
       id.length === 0
         ? null
-        : [id, attempt, status, outcome, reason, lastmod, finalUrl, data, depthCut, f.requested],
+        : [
+            id,
+            attempt,
+            status,
+            outcome,
+            reason,
+            lastmod,
+            finalUrl,
+            data,
+            depthCut,
+            f.requested,
+            f.facts,
+          ],
     found,
     released: r.id.length === 0 ? null : [r.id, r.attempt, r.hold],
     finishedCount: f.id.length,
@@ -238,7 +149,9 @@ export function sendStep(
     send(q.lockHosts, [crawl, step.origins]);
   }
   const recorded = step.finished && send(q.recordResults, [crawl, worker, ...step.finished]);
-  if (step.found.key.length > 0) send(q.add, addParameters(crawl, worker, step.found));
+  if (step.found.columns.key.length > 0) send(q.add, step.found.addParameters(crawl, worker));
+  // After the results are recorded: the counts of a lost result's links are not applied.
+  if (step.found.counts.size > 0) send(q.countKnown, step.found.countParameters(crawl, worker));
   if (step.released) send(q.release, [crawl, worker, ...step.released]);
   const taken = step.take > 0 ? send(q.take, [crawl, worker, step.take, step.maxRequested]) : null;
   const robots = step.take > 0 ? send(q.handOutRobots, [crawl, worker, step.take]) : null;

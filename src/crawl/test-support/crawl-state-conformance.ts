@@ -9,6 +9,8 @@ import type { CrawlState } from '../crawl-state.ts';
 import { claimsAndCounts } from './conformance/claims-and-counts.ts';
 import { recordAndAdd } from './conformance/record-and-add.ts';
 import { releaseAndFinish } from './conformance/release-and-finish.ts';
+import { reportFacts } from './conformance/report-facts.ts';
+import { reportRecords } from './conformance/report-records.ts';
 import { robotsAndTake } from './conformance/robots-and-take.ts';
 import { twoWorkers } from './conformance/two-workers.ts';
 
@@ -36,5 +38,7 @@ export function crawlStateConformance(target: ConformanceTarget): void {
     releaseAndFinish(target);
     claimsAndCounts(target);
     twoWorkers(target);
+    reportFacts(target);
+    reportRecords(target);
   });
 }

@@ -140,6 +140,11 @@ export function releaseAndFinish(target: ConformanceTarget): void {
             data: '{"images":1}',
             linked: true,
             inSitemap: false,
+            // Added as a seed (no link), then linked from itself.
+            facts: null,
+            inlinks: 1,
+            sitemaps: 0,
+            sitemapLastmod: null,
           },
           {
             url: 'https://a.test/robots-only',
@@ -154,6 +159,10 @@ export function releaseAndFinish(target: ConformanceTarget): void {
             data: null,
             linked: true,
             inSitemap: false,
+            facts: null,
+            inlinks: 0,
+            sitemaps: 0,
+            sitemapLastmod: null,
           },
         ]);
         // The links are queued: b.test's robots.txt is wanted now.
