@@ -119,6 +119,7 @@ test('docs/cli.md describes every command and every flag of its --help', async (
     'crawl',
     'crawl status',
     'crawl export',
+    'report',
     'robots check',
     'robots lint',
     'sitemap parse',

@@ -41,6 +41,13 @@ const EXPECTED: Record<string, string[]> = {
     'openPostgresCrawlState',
     'openSqliteCrawlState',
   ],
+  './report': [
+    'PAGE_COLUMNS',
+    'REPORT_DATA_VERSION',
+    'collectReportData',
+    'renderReportHtml',
+    'writeReportFile',
+  ],
   './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
   './navmap': [
     'MAX_NAVMAP_BYTES',

@@ -2,6 +2,7 @@ import { printable } from '../shared/printable.ts';
 import { isWaymarkError } from '../shared/waymark-error.ts';
 import { crawlCommand } from './commands/crawl.ts';
 import { navmapCommand } from './commands/navmap.ts';
+import { reportCommand } from './commands/report.ts';
 import { robots } from './commands/robots.ts';
 import { serveCommand } from './commands/serve.ts';
 import { sitemap } from './commands/sitemap.ts';
@@ -12,6 +13,7 @@ import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.ts';
 const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
   crawl: crawlCommand,
   navmap: navmapCommand,
+  report: reportCommand,
   robots,
   serve: serveCommand,
   sitemap,

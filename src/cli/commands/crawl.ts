@@ -5,8 +5,10 @@ import {
   type CrawlState,
   crawl,
 } from '../../crawl/index.ts';
+import { writeReportFile } from '../../report/index.ts';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
+import { printable } from '../../shared/printable.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { type SiteServer, startSiteServer } from '../../site/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
@@ -47,6 +49,7 @@ Output:
       --lastmod <source>      header (Last-Modified, default) or none
       --hreflang              keep hreflang alternates          --images   keep images
       --feeds <file>          also list the site's RSS/Atom feeds in this file
+      --report <file>         also write the crawl audit as one HTML page (see waymark report)
 Start:
       --serve <root>          serve this content root as \`waymark serve\` does, on 127.0.0.1 (a free
                               port), and crawl it: does everything it publishes resolve, and does
@@ -134,6 +137,7 @@ export const crawlCommand: CliCommand = {
       verbose: { type: 'boolean', short: 'v' },
       'json-log': { type: 'boolean' },
       serve: { type: 'string' },
+      report: { type: 'string' },
     });
     if (values.help) {
       io.stdout(HELP);
@@ -179,6 +183,7 @@ export const crawlCommand: CliCommand = {
     await checkOutputPlace(NAME, '--out', values.out, checkWritableFile);
     await checkOutputPlace(NAME, '--out-dir', values['out-dir'], checkWritableFolder);
     await checkOutputPlace(NAME, '--feeds', values.feeds, checkWritableFile);
+    await checkOutputPlace(NAME, '--report', values.report, checkWritableFile);
     if (location.kind === 'sqlite') {
       await checkOutputPlace(NAME, '--state', location.path, checkWritableFile);
     }
@@ -202,6 +207,7 @@ export const crawlCommand: CliCommand = {
         values.verbose === true,
       );
       let written: string | null = null;
+      let reportWritten = false;
       // The crawl calls write only when it has a sitemap to give (see CrawlRunOptions.write).
       let wroteSitemap = false;
       const extensions =
@@ -211,7 +217,7 @@ export const crawlCommand: CliCommand = {
               ...(values.hreflang ? (['xhtml'] as const) : []),
               ...(values.images ? (['image'] as const) : []),
             ];
-      const options: CrawlRunOptions = {
+      let options: CrawlRunOptions = {
         ...(values.join ? { join: true } : { start }),
         ...(values['user-agent'] === undefined ? {} : { userAgent: values['user-agent'] }),
         ...(values['max-pages']
@@ -273,6 +279,16 @@ export const crawlCommand: CliCommand = {
           );
         },
       };
+      if (values.report !== undefined) {
+        const path = values.report;
+        options = {
+          ...options,
+          report: async (state, summary) => {
+            await writeReportFile(state, path, { summary, generator: `waymark ${io.version}` });
+            reportWritten = true;
+          },
+        };
+      }
       function parseRate(text: string): number {
         const rate = Number(text);
         if (!Number.isFinite(rate) || rate < 0)
@@ -297,8 +313,10 @@ export const crawlCommand: CliCommand = {
       const kept = [
         ...(written === null ? [values.out, values['out-dir']] : []),
         ...(feedsWritten ? [] : [values.feeds]),
+        ...(reportWritten ? [] : [values.report]),
       ].filter((path) => path !== undefined);
       progress.summary(summary, written, kept);
+      if (reportWritten) progress.notice(`report written: ${printable(values.report ?? '')}`);
       if (summary.stoppedBy === 'aborted') {
         progress.notice(
           location.kind === 'postgres'

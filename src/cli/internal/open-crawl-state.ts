@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import {
   type CrawlRecord,
   type CrawlState,
@@ -25,6 +26,10 @@ export async function openExistingCrawl(
   location: Exclude<StateLocation, { kind: 'temporary' }>,
   options: OpenStateOptions = {},
 ): Promise<{ state: CrawlState; record: CrawlRecord; postgres: PostgresCrawlState | null }> {
+  // Opening a file that is not there would create it, and leave an empty state behind.
+  if (location.kind === 'sqlite' && !existsSync(location.path)) {
+    throw new WaymarkError('invalid-argument', `no crawl state at ${location.path}`);
+  }
   const postgres = location.kind === 'postgres' ? await openPostgresAt(location, options) : null;
   const state: CrawlState =
     location.kind === 'postgres'

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ReportData, ReportPageRow } from '../report-data.ts';
+import { SAMPLE_COUNTS, sampleReport } from '../test-support/sample-report-data.ts';
+import { checkLastmods, nearAny } from './lastmod-checks.ts';
+import { COL } from './page-columns.ts';
+import { parseW3cDatetime } from './w3c-datetime.ts';
+
+test('parseW3cDatetime reads every W3C Datetime precision, and only W3C Datetime', () => {
+  const day = Date.UTC(2026, 1, 3);
+  const cases: [string, { start: number; end: number; dateOnly: boolean } | null][] = [
+    ['2026', { start: Date.UTC(2026, 0, 1), end: Date.UTC(2027, 0, 1), dateOnly: true }],
+    ['2026-02', { start: Date.UTC(2026, 1, 1), end: Date.UTC(2026, 2, 1), dateOnly: true }],
+    ['2026-02-03', { start: day, end: day + 86_400_000, dateOnly: true }],
+    [
+      '2026-02-03T10:20Z',
+      { start: Date.UTC(2026, 1, 3, 10, 20), end: Date.UTC(2026, 1, 3, 10, 20), dateOnly: false },
+    ],
+    [
+      '2026-02-03T10:20:30+01:00',
+      {
+        start: Date.UTC(2026, 1, 3, 9, 20, 30),
+        end: Date.UTC(2026, 1, 3, 9, 20, 30),
+        dateOnly: false,
+      },
+    ],
+    [
+      '2026-02-03T10:20:30.5-02:30',
+      {
+        start: Date.UTC(2026, 1, 3, 12, 50, 30, 500),
+        end: Date.UTC(2026, 1, 3, 12, 50, 30, 500),
+        dateOnly: false,
+      },
+    ],
+    [
+      '2026-02-03T10:20:30',
+      {
+        start: Date.UTC(2026, 1, 3, 10, 20, 30),
+        end: Date.UTC(2026, 1, 3, 10, 20, 30),
+        dateOnly: false,
+      },
+    ],
+    ['2026-02-30', null],
+    ['2026-13-01', null],
+    ['2026-02-03T25:00Z', null],
+    ['not-a-date', null],
+    ['03/02/2026', null],
+    ['', null],
+  ];
+  for (const [value, expected] of cases) assert.deepEqual(parseW3cDatetime(value), expected, value);
+});
+
+test('nearAny finds a time within the tolerance in a sorted list', () => {
+  const times = [100, 500, 1000];
+  const cases: [number, number, boolean][] = [
+    [90, 10, true],
+    [89, 10, false],
+    [510, 10, true],
+    [750, 200, false],
+    [1200, 200, true],
+    [1201, 200, false],
+  ];
+  for (const [at, tolerance, expected] of cases)
+    assert.equal(nearAny(times, at, tolerance), expected, `${at}±${tolerance}`);
+  assert.equal(nearAny([], 5, 100), false);
+});
+
+function urlsOf(data: ReportData, indices: readonly number[]): string[] {
+  return indices.map((index) => (data.pages[index] as ReportPageRow)[COL.url]);
+}
+
+test('the sample: each check finds exactly the rows made for it', () => {
+  const data = sampleReport();
+  const found = checkLastmods(data);
+  assert.deepEqual(urlsOf(data, found.dateOnly), SAMPLE_COUNTS.lastmodDateOnly);
+  assert.deepEqual(urlsOf(data, found.generationTime), SAMPLE_COUNTS.lastmodGenerationTime);
+  assert.deepEqual(urlsOf(data, found.future), SAMPLE_COUNTS.lastmodFuture);
+  assert.deepEqual(urlsOf(data, found.olderThanLastModified), SAMPLE_COUNTS.lastmodOlder);
+  assert.deepEqual(urlsOf(data, found.invalid), SAMPLE_COUNTS.lastmodInvalid);
+  assert.equal(found.allIdentical, false);
+  assert.equal(found.withLastmod, 8);
+  assert.equal(found.reference?.at, Date.parse('2026-03-01T11:58:07.000Z'));
+});
+
+/** A report with one row per (sitemapLastmod, lastModified) pair, sitemaps fetched at FETCHED. */
+const FETCHED = '2026-03-01T12:00:00.000Z';
+function withLastmods(pairs: readonly (readonly [string, string | null])[]): ReportData {
+  const data = sampleReport();
+  const template = data.pages[0] as ReportPageRow;
+  return {
+    ...data,
+    sitemaps: data.sitemaps.map((sitemap) => ({ ...sitemap, fetchedAt: FETCHED })),
+    pages: pairs.map(([lastmod, modified], index) => {
+      const row = [...template] as unknown[];
+      row[COL.url] = `https://example.com/${index}`;
+      row[COL.sitemapLastmod] = lastmod;
+      row[COL.lastModified] = modified;
+      return row as unknown as ReportPageRow;
+    }),
+  };
+}
+
+test('each check at its edges', () => {
+  type Check = 'generationTime' | 'future' | 'olderThanLastModified' | 'dateOnly' | 'invalid';
+  const cases: [string, string | null, Check[]][] = [
+    // Generation time: a time within 5 minutes of a sitemap fetch, either side.
+    ['2026-03-01T12:04:59Z', null, ['generationTime']],
+    ['2026-03-01T11:55:00Z', null, ['generationTime']],
+    ['2026-03-01T11:54:59Z', null, []],
+    ['2026-03-01T13:00:00+01:00', null, ['generationTime']],
+    // Future: past the fetch by more than the skew; a day only once it has begun nowhere.
+    ['2026-03-01T12:05:01Z', null, ['future']],
+    ['2026-03-02', null, ['dateOnly']],
+    ['2026-03-03', null, ['dateOnly', 'future']],
+    // Older than Last-Modified: by a second or more; a day by more than its end anywhere.
+    ['2026-02-01T10:00:00Z', '2026-02-01T10:00:00.999Z', []],
+    ['2026-02-01T10:00:00Z', '2026-02-01T10:00:01.000Z', ['olderThanLastModified']],
+    ['2026-02-01', '2026-02-02T11:59:59.000Z', ['dateOnly']],
+    ['2026-02-01', '2026-02-02T12:00:00.000Z', ['dateOnly', 'olderThanLastModified']],
+    ['2026-02-01T10:00:00Z', '2026-01-01T00:00:00.000Z', []],
+    ['yesterday', '2026-02-02T12:00:00.000Z', ['invalid']],
+  ];
+  const found = checkLastmods(
+    withLastmods(cases.map(([lastmod, modified]) => [lastmod, modified])),
+  );
+  const checks: Check[] = [
+    'dateOnly',
+    'generationTime',
+    'future',
+    'olderThanLastModified',
+    'invalid',
+  ];
+  cases.forEach(([lastmod, modified, expected], index) => {
+    const got = checks.filter((check) => found[check].includes(index));
+    assert.deepEqual(got, expected, `${lastmod} / ${modified}`);
+  });
+});
+
+test('all identical: two or more values, all equal', () => {
+  const same = checkLastmods(
+    withLastmods([
+      ['2026-01-01', null],
+      ['2026-01-01', null],
+      ['2026-01-01', null],
+    ]),
+  );
+  assert.equal(same.allIdentical, true);
+  assert.deepEqual(same.commonest, { value: '2026-01-01', count: 3 });
+  assert.equal(checkLastmods(withLastmods([['2026-01-01', null]])).allIdentical, false);
+  assert.equal(
+    checkLastmods(
+      withLastmods([
+        ['2026-01-01', null],
+        ['2026-01-02', null],
+      ]),
+    ).allIdentical,
+    false,
+  );
+});
