@@ -1,20 +1,12 @@
 import type { SitemapUrl } from '../sitemap/index.ts';
-import type { CrawlResult, CrawlResultFields, CrawlState } from './crawl-state.ts';
+import type { CrawlResult, CrawlState } from './crawl-state.ts';
 import { openCrawl } from './internal/crawl-record.ts';
-import type { CrawlRunFacts } from './internal/crawl-run-facts.ts';
 import { resolveCrawlSettings } from './internal/crawl-settings.ts';
+import { siteUnreachable, tally } from './internal/crawl-tally.ts';
 import { Crawler } from './internal/crawler.ts';
 import { EventChannel } from './internal/event-channel.ts';
 import { openSqliteCrawlState } from './sqlite-crawl-state.ts';
-import type {
-  CrawlEvent,
-  CrawlOptions,
-  CrawlSummary,
-  CrawlTruncation,
-  SitemapComparison,
-  SiteUnreachable,
-  SkipReason,
-} from './types.ts';
+import type { CrawlEvent, CrawlOptions, CrawlSummary, CrawlTruncation } from './types.ts';
 
 export interface CrawlRunOptions extends CrawlOptions {
   /**
@@ -144,98 +136,6 @@ async function run(
   }
 }
 
-const SAMPLE = 1000;
-
-interface Totals {
-  readonly fetched: number;
-  readonly listed: number;
-  readonly errors: number;
-  readonly skipped: Partial<Record<SkipReason, number>>;
-  readonly comparison: SitemapComparison;
-  /** The start page's result, when it has one. */
-  readonly startResult: CrawlResult | null;
-}
-
-/**
- * Counts from the whole crawl state, so a resumed crawl reports all of it, as the same
- * crawl without interruption would: pages requested, listed, left out by reason, failed,
- * and the comparison with the site's sitemaps.
- */
-async function tally(results: AsyncIterable<CrawlResult>, start: string): Promise<Totals> {
-  let fetched = 0;
-  let listed = 0;
-  let errors = 0;
-  let startResult: CrawlResult | null = null;
-  const skipped: Partial<Record<SkipReason, number>> = {};
-  const comparison = {
-    orphans: 0,
-    missing: 0,
-    orphanUrls: [] as string[],
-    missingUrls: [] as string[],
-  };
-  for await (const result of results) {
-    if (result.url === start) startResult = result;
-    if (wasRequested(result)) fetched++;
-    if (result.outcome === 'error') errors++;
-    if (result.outcome === 'skipped' && result.reason !== null) {
-      const reason = result.reason as SkipReason;
-      skipped[reason] = (skipped[reason] ?? 0) + 1;
-    }
-    if (result.outcome !== 'listed') continue;
-    listed++;
-    if (result.inSitemap && !result.linked) {
-      comparison.orphans++;
-      if (comparison.orphanUrls.length < SAMPLE) comparison.orphanUrls.push(result.url);
-    } else if (result.linked && !result.inSitemap) {
-      comparison.missing++;
-      if (comparison.missingUrls.length < SAMPLE) comparison.missingUrls.push(result.url);
-    }
-  }
-  return { fetched, listed, errors, skipped, comparison, startResult };
-}
-
-/**
- * Why the site could not be crawled: its robots.txt could not be had and RFC 9309 says to
- * crawl nothing, or (nothing listed) the start page itself failed.
- */
-function siteUnreachable(facts: CrawlRunFacts, totals: Totals): SiteUnreachable | null {
-  const origin = new URL(facts.start).origin;
-  const robots = facts.robotsUnreachable;
-  const obeyed = facts.shared.respectRobots && facts.shared.robotsError !== 'allow';
-  if (robots !== null && obeyed) {
-    const where = `${origin}/robots.txt`;
-    if (robots.status === 'network-error') {
-      const detail = robots.detail ?? 'network error';
-      return {
-        origin,
-        cause: 'robots-txt',
-        status: null,
-        detail,
-        message: `site unreachable: ${detail} (${where}); RFC 9309 says crawl nothing`,
-      };
-    }
-    return {
-      origin,
-      cause: 'robots-txt',
-      status: robots.status,
-      detail: null,
-      message: `robots.txt answered ${robots.status}: RFC 9309 says crawl nothing (${where})`,
-    };
-  }
-  const start = totals.startResult;
-  if (totals.listed === 0 && start !== null && start.outcome === 'error') {
-    const detail = start.reason ?? 'network error';
-    return {
-      origin,
-      cause: 'start-page',
-      status: null,
-      detail,
-      message: `site unreachable: ${detail} (${facts.start})`,
-    };
-  }
-  return null;
-}
-
 /**
  * The pages a crawl lists for its sitemap, ordered by URL, read from its state as iterated:
  * what `write` receives at the end of a crawl, also for a crawl still under way (the
@@ -271,12 +171,4 @@ async function* listedPages(results: AsyncIterable<CrawlResult>): AsyncGenerator
       ...(images === undefined ? {} : { images }),
     };
   }
-}
-
-/**
- * True for a result whose URL was requested: it has a status, or the request failed.
- * Left out before any request: robots.txt, the filters, a URL too long.
- */
-function wasRequested(result: CrawlResultFields): boolean {
-  return result.status !== null || result.outcome === 'error';
 }

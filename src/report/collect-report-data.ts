@@ -3,6 +3,9 @@
 // the page holds anyway.
 import type { CrawlResult, CrawlState, HostRobotsOutcome } from '../crawl/crawl-state.ts';
 import { storedSharedOptions } from '../crawl/internal/crawl-settings.ts';
+import { CrawlTally, siteUnreachable } from '../crawl/internal/crawl-tally.ts';
+import { pageDetail } from '../crawl/internal/feed-candidates.ts';
+import type { RobotsUnreachable } from '../crawl/internal/robots-gate.ts';
 import type { CrawlSummary } from '../crawl/types.ts';
 import { productToken, type RobotsTxt, robotsForStatus } from '../robots/index.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
@@ -61,12 +64,10 @@ export async function collectReportData(
   const rows: (ReportPageRow & unknown[])[] = [];
   const finders: (string | null)[] = [];
   const index = new Map<string, number>();
-  const skipped: Record<string, number> = {};
-  let fetched = 0;
-  let listed = 0;
-  let errors = 0;
-  let startFailed = false;
+  // The same counts as the crawl's summary, by the crawl's own code.
+  const counted = new CrawlTally(record.start);
   for await (const result of state.results()) {
+    counted.add(result);
     index.set(result.url, rows.length);
     finders.push(result.via);
     const rule =
@@ -74,14 +75,8 @@ export async function collectReportData(
         ? decidingRule(result.url, policies, robotsAgent)
         : null;
     rows.push(pageRow(result, rule));
-    if (result.status !== null || result.outcome === 'error') fetched++;
-    if (result.outcome === 'listed') listed++;
-    if (result.outcome === 'error') errors++;
-    if (result.outcome === 'skipped' && result.reason !== null) {
-      skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
-    }
-    if (result.url === record.start && result.outcome === 'error') startFailed = true;
   }
+  const totals = counted.totals;
   // `via` as a row index where the finder is a row (most are), which also saves its bytes.
   finders.forEach((via, i) => {
     const row = rows[i] as unknown[];
@@ -90,9 +85,19 @@ export async function collectReportData(
 
   const { summary } = run;
   const queued = (await state.counts()).queued;
-  const startOrigin = new URL(record.start).origin;
-  const startRobots = outcomes.find((robots) => robots.origin === startOrigin);
   const now = run.now ?? Date.now;
+  // The run's own verdict when there was a run; else the same verdict, from the state.
+  const unreachable =
+    summary !== undefined
+      ? summary.unreachable
+      : siteUnreachable(
+          {
+            start: record.start,
+            shared,
+            robotsUnreachable: unreachableRobots(record.start, outcomes),
+          },
+          totals,
+        );
   return {
     version: REPORT_DATA_VERSION,
     generatedAt: new Date(now()).toISOString(),
@@ -109,17 +114,11 @@ export async function collectReportData(
       notFetched: queued,
       depthCut: record.depthCut,
       respectRobots: shared.respectRobots,
-      fetched,
-      listed,
-      skipped,
-      errors,
-      unreachable:
-        summary === undefined
-          ? unreachableFromState(startRobots, shared.respectRobots && !unreachableAllowed, {
-              startFailed: startFailed && listed === 0,
-              start: record.start,
-            })
-          : (summary.unreachable?.message ?? null),
+      fetched: totals.fetched,
+      listed: totals.listed,
+      skipped: totals.skipped,
+      errors: totals.errors,
+      unreachable: unreachable?.message ?? null,
     },
     robots,
     sitemaps: (await state.sitemapFiles()).map(
@@ -152,7 +151,7 @@ function pageRow(result: CrawlResult, rule: ReportRule | null): ReportPageRow & 
     result.status,
     result.outcome,
     result.reason,
-    detailOf(result),
+    pageDetail(result),
     result.depth,
     null,
     result.linked ? 1 : 0,
@@ -166,23 +165,6 @@ function pageRow(result: CrawlResult, rule: ReportRule | null): ReportPageRow & 
     rule,
     result.outcome === 'listed' ? result.lastmod : null,
   ];
-}
-
-/**
- * A skipped page's detail is plain text, or JSON `{"detail", "feeds"}` when it names feeds;
- * a listed page's data is its sitemap extras, not a detail.
- */
-function detailOf(result: CrawlResult): string | null {
-  if (result.outcome === 'listed' || result.data === null) return null;
-  if (result.outcome === 'skipped' && result.data.startsWith('{')) {
-    try {
-      const detail = (JSON.parse(result.data) as { detail?: unknown }).detail;
-      return typeof detail === 'string' ? detail : null;
-    } catch {
-      return result.data;
-    }
-  }
-  return result.data;
 }
 
 function policyOf(robots: HostRobotsOutcome): RobotsTxt {
@@ -223,21 +205,16 @@ function reportRobots(outcome: HostRobotsOutcome, unreachableAllowed: boolean): 
   };
 }
 
-/** As the crawl's summary says it (see `SiteUnreachable`), from what the state holds. */
-function unreachableFromState(
-  robots: HostRobotsOutcome | undefined,
-  obeyed: boolean,
-  start: { readonly startFailed: boolean; readonly start: string },
-): string | null {
-  if (robots !== undefined && obeyed) {
-    const source = robotsForStatus(robots.status, '', { url: robots.url }).source;
-    if (source === 'unreachable') {
-      return robots.status === 'network-error'
-        ? `site unreachable: ${robots.detail ?? 'network error'} (${robots.url}); RFC 9309 says crawl nothing`
-        : `robots.txt answered ${robots.status}: RFC 9309 says crawl nothing (${robots.url})`;
-    }
-  }
-  return start.startFailed ? `site unreachable: the start page failed (${start.start})` : null;
+/** How the start origin's robots.txt failed (as the crawl's gate records it), or null. */
+function unreachableRobots(
+  start: string,
+  outcomes: readonly HostRobotsOutcome[],
+): RobotsUnreachable | null {
+  const origin = new URL(start).origin;
+  const robots = outcomes.find((outcome) => outcome.origin === origin);
+  if (robots === undefined) return null;
+  const { source } = robotsForStatus(robots.status, '', { url: robots.url });
+  return source === 'unreachable' ? { status: robots.status, detail: robots.detail } : null;
 }
 
 function isoOrNull(epochMs: number | null): string | null {

@@ -28,20 +28,41 @@ export function pageData(detail: string | null, feeds: readonly string[]): strin
   return JSON.stringify(detail === null ? { [FEEDS_KEY]: feeds } : { detail, [FEEDS_KEY]: feeds });
 }
 
-/** The feeds a recorded page names, as its result keeps them; none for any other result. */
-function feedsOfResult(result: CrawlResult): readonly unknown[] {
+/**
+ * A recorded page's `data` as the JSON object it is (see {@link pageData}; a listed page's
+ * is its sitemap extras), or null: not JSON, or not a result whose data may be.
+ */
+function pageJson(result: CrawlResult): Record<string, unknown> | null {
   const { data } = result;
-  if (data === null || !data.startsWith('{')) return [];
+  if (data === null || !data.startsWith('{')) return null;
   const page =
     result.outcome === 'listed' ||
     (result.outcome === 'skipped' && READ_PAGE_REASONS.has(result.reason ?? ''));
-  if (!page) return [];
+  if (!page) return null;
   try {
-    const feeds = (JSON.parse(data) as Record<string, unknown>)[FEEDS_KEY];
-    return Array.isArray(feeds) ? feeds : [];
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
   } catch {
-    return [];
+    return null;
   }
+}
+
+/** The feeds a recorded page names, as its result keeps them; none for any other result. */
+function feedsOfResult(result: CrawlResult): readonly unknown[] {
+  const feeds = pageJson(result)?.[FEEDS_KEY];
+  return Array.isArray(feeds) ? feeds : [];
+}
+
+/**
+ * The detail of a result left out or failed, as {@link pageData} kept it (the canonical URL,
+ * the redirect target, the media type, the error message); null for a listed page, whose
+ * data is its sitemap extras.
+ */
+export function pageDetail(result: CrawlResult): string | null {
+  if (result.outcome === 'listed' || result.data === null) return null;
+  const json = pageJson(result);
+  if (json === null) return result.data;
+  return typeof json['detail'] === 'string' ? json['detail'] : null;
 }
 
 /** The crawl's view of URLs, to check each candidate as it was checked when found. */
