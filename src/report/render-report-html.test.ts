@@ -59,7 +59,7 @@ test('the data sits in one JSON block that no hostile string can leave, and read
   assert.deepEqual(JSON.parse(json), hostile);
   // Only the two script elements of the shell: the JSON block and the page script.
   assert.equal(html.match(/<script/gi)?.length, 2);
-  assert.match(html, /<meta name="generator" content="waymark &#34;&#60;b&#62;&#34;">/);
+  assert.match(html, /<meta name="generator" content="waymark &quot;&lt;b&gt;&quot;">/);
 });
 
 test('the Content-Security-Policy forbids every fetch and allows the inline script and style by hash', () => {
@@ -93,5 +93,5 @@ test('the shell: language, charset, viewport, a title naming the site, a noscrip
     .replace(/<style>[\s\S]*?<\/style>/, '');
   assert.doesNotMatch(shell, /\b(src|href)=|<link|@import|url\(/i);
   const hostile = { ...sampleReport(), crawl: { ...sampleReport().crawl, start: '<i>not a url' } };
-  assert.match(renderReportHtml(hostile), /<title>Crawl report: &#60;i&#62;not a url<\/title>/);
+  assert.match(renderReportHtml(hostile), /<title>Crawl report: &lt;i&gt;not a url<\/title>/);
 });

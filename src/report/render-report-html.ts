@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../shared/html/escape-html.ts';
 import { REPORT_CSS, REPORT_SCRIPT } from './internal/report-assets.generated.ts';
 import type { ReportData } from './report-data.ts';
-
-/** Escapes text for an HTML text node or a double-quoted attribute. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { siteName } from './site-name.ts';
 
 const SCRIPT_DATA_ESCAPES: Readonly<Record<string, string>> = {
   '<': '\\u003c',
@@ -36,14 +33,6 @@ export function reportContentSecurityPolicy(script: string, css: string): string
   ].join('; ');
 }
 
-function siteOf(start: string): string {
-  try {
-    return new URL(start).host;
-  } catch {
-    return start;
-  }
-}
-
 /**
  * The crawl report as one self-contained HTML page: inline style, script and data, and a
  * Content-Security-Policy that refuses every request, so it opens from `file://` or a mail
@@ -57,7 +46,7 @@ function siteOf(start: string): string {
  * ```
  */
 export function renderReportHtml(data: ReportData): string {
-  const title = escapeHtml(`Crawl report: ${siteOf(data.crawl.start)}`);
+  const title = escapeHtml(`Crawl report: ${siteName(data.crawl.start)}`);
   const policy = reportContentSecurityPolicy(REPORT_SCRIPT, REPORT_CSS);
   return [
     '<!doctype html>',

@@ -1,6 +1,7 @@
 // The report page's script: reads the data embedded in the page and builds every section.
 // Bundled into one IIFE by build-report-assets.ts and inlined by renderReportHtml.
 import { REPORT_DATA_VERSION, type ReportData } from '../report-data.ts';
+import { siteName } from '../site-name.ts';
 import { analyseReport } from './analysis.ts';
 import { el } from './dom.ts';
 import { allUrlsSection } from './sections/all-urls.ts';
@@ -20,14 +21,6 @@ const NAV: readonly (readonly [string, string])[] = [
   ['structure', 'Structure'],
   ['urls', 'All URLs'],
 ];
-
-function siteName(start: string): string {
-  try {
-    return new URL(start).host;
-  } catch {
-    return start;
-  }
-}
 
 function readData(): ReportData {
   const script = document.getElementById('report-data');

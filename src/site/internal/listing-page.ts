@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../shared/html/escape-html.ts';
 import { htmlPage } from './page-shell.ts';
 
 /** One document of the listing at `/`. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../shared/html/escape-html.ts';
 
 /**
  * The style of every page `waymark serve` writes: system fonts (nothing is loaded from

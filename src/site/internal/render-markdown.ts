@@ -1,10 +1,8 @@
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../shared/html/escape-html.ts';
 import { firstHeading } from './first-heading.ts';
 import { splitFrontMatter } from './front-matter.ts';
 import { htmlPage } from './page-shell.ts';
-
-export { escapeHtml };
 
 /** Where a link in a document goes: a new href, null to drop the link, undefined to keep it. */
 export type LinkResolver = (href: string) => string | null | undefined;
