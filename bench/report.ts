@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ReportData } from '../src/report/index.ts';
+import { embeddedReportData } from '../src/report/test-support/embedded-report-data.ts';
 import { type Browser, launchBrowser } from '../src/test-support/browser.ts';
 import { cleanUp, cleanUpOnSignals, guardFolder, onCleanup } from './lib/bench-cleanup.ts';
 import { spawnNode } from './lib/child-process.ts';
@@ -101,7 +102,7 @@ try {
 
   // Opening: the report, its bytes without the script, and a static table of every row.
   const html = readFileSync(report, 'utf8');
-  const data = embeddedData(html);
+  const data = embeddedReportData(html);
   const bare = join(root, 'bare.html');
   writeFileSync(bare, html.replace(/<script>[\s\S]*?<\/script>/g, ''));
   const staticTable = join(root, 'static.html');
@@ -195,11 +196,6 @@ async function open(browser: Browser, path: string, interactive: boolean): Promi
   } finally {
     await page.close();
   }
-}
-
-function embeddedData(html: string): ReportData {
-  const json = /<script type="application\/json"[^>]*>([^<]*)<\/script>/.exec(html)?.[1];
-  return JSON.parse(json ?? 'null') as ReportData;
 }
 
 /** What a static report generator writes instead: every URL a table row, escaped. */

@@ -5,14 +5,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../crawl/test-support/fixture-site.ts';
 import type { ReportData } from '../report/index.ts';
+import { embeddedReportData } from '../report/test-support/embedded-report-data.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
 
-/** The data a report page embeds: the JSON its script reads. */
+/** The data the report page at `path` embeds. */
 function embeddedData(path: string): ReportData {
-  const html = readFileSync(path, 'utf8');
-  const match = /<script type="application\/json"[^>]*>([^<]*)<\/script>/.exec(html);
-  assert.ok(match, `${path} embeds its data`);
-  return JSON.parse(match[1] as string) as ReportData;
+  return embeddedReportData(readFileSync(path, 'utf8'));
 }
 
 const CRAWL_FLAGS = ['--rate', '0', '--max-depth', '3', '--timeout', '500ms', '--quiet'];

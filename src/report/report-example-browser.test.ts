@@ -15,6 +15,7 @@ import {
   saveScreenshot,
 } from '../test-support/browser.ts';
 import type { ReportData } from './report-data.ts';
+import { embeddedReportData } from './test-support/embedded-report-data.ts';
 
 const EXAMPLE_ROOT = fileURLToPath(new URL('../../examples/content/', import.meta.url));
 const SECTIONS = ['overview', 'indexability', 'sitemap', 'lastmod', 'robots', 'structure', 'urls'];
@@ -37,9 +38,7 @@ before(async () => {
     '--quiet',
   ]);
   assert.equal(crawled.code, 0, crawled.stderr);
-  const html = readFileSync(report, 'utf8');
-  const json = /<script type="application\/json"[^>]*>([^<]*)<\/script>/.exec(html)?.[1];
-  data = JSON.parse(json ?? 'null') as ReportData;
+  data = embeddedReportData(readFileSync(report, 'utf8'));
   browser = await launchBrowser();
 });
 
