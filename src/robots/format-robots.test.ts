@@ -64,7 +64,11 @@ describe('formatRobots', () => {
     };
     const parsed = parseRobots(formatRobots(policy));
     assert.deepEqual(parsed.toPolicy(), policy);
-    assert.deepEqual(parsed.diagnostics, []);
+    // The one note: Google ignores Crawl-delay.
+    assert.deepEqual(
+      parsed.diagnostics.map((d) => [d.line, d.severity, d.code]),
+      [[7, 'info', 'unsupported-directive']],
+    );
   });
 
   test('writes non-ASCII patterns percent-encoded, as they are matched', () => {

@@ -12,6 +12,35 @@
  *
  * @module
  */
+export type {
+  AuditFinding,
+  CrawlerAudit,
+  CrawlerMatch,
+  CrawlerVerdict,
+  PurposeAudit,
+  PurposeVerdict,
+  RobotsAudit,
+  RobotsAuditOptions,
+} from './agents/audit-robots.ts';
+export { auditRobots } from './agents/audit-robots.ts';
+export type {
+  CrawlerPurpose,
+  CrawlerRegistry,
+  CrawlerVerification,
+  KnownCrawler,
+} from './agents/crawler-registry.ts';
+export {
+  CRAWLER_PURPOSES,
+  crawlersByPurpose,
+  findCrawler,
+  isAiPurpose,
+  mergeCrawlerRegistries,
+} from './agents/crawler-registry.ts';
+export { KNOWN_CRAWLERS } from './agents/known-crawlers.ts';
+export type { CrawlerRegistryReading } from './agents/parse-crawler-registry.ts';
+export { parseCrawlerRegistry } from './agents/parse-crawler-registry.ts';
+export type { PurposeDecision, PurposePolicy } from './agents/purpose-policy.ts';
+export { expandPurposePolicy } from './agents/purpose-policy.ts';
 export type { FormatRobotsOptions } from './format-robots.ts';
 export { formatRobots } from './format-robots.ts';
 export { pathForMatching } from './internal/url-path.ts';
@@ -31,7 +60,14 @@ export type {
   RobotsLineKind,
   RobotsPolicy,
   RobotsPolicyGroup,
+  RobotsPolicyUsage,
   RobotsReason,
   RobotsRule,
   RobotsSource,
+  RobotsUsage,
+  RobotsUsageReason,
+  UsageField,
+  UsagePreference,
 } from './types.ts';
+export type { UsageProblem, UsageStatement, UsageVocabulary } from './usage-statement.ts';
+export { parseUsageStatement, USAGE_VOCABULARY } from './usage-statement.ts';

@@ -17,6 +17,7 @@ import {
   queriesArb,
   scenarioArb,
   textArb,
+  USAGE_VALUES,
 } from '../test-support/robots-arbitraries.ts';
 import type { RobotsTxt } from './index.ts';
 import { formatRobots, parseRobots, scanRobots } from './index.ts';
@@ -77,6 +78,25 @@ describe('robots.txt engine, property tests', () => {
     );
   });
 
+  test('usage() is total and agrees with isAllowed(); its lines are usage lines of the file', () => {
+    fc.assert(
+      fc.property(scenarioArb, ([body, queries]) => {
+        const robots = parseRobots(body);
+        const kinds = lineKinds(body);
+        for (const [url, agent] of queries) {
+          const usage = robots.usage(url, agent);
+          assert.equal(usage.allowed, robots.isAllowed(url, agent));
+          if (!usage.allowed) assert.deepEqual(usage.preferences, []);
+          assert.equal(usage.reason === 'preferences', usage.preferences.length > 0);
+          for (const line of usage.preferences) {
+            assert.equal(kinds.get(line.line), line.field, `line ${line.line}`);
+          }
+        }
+      }),
+      { seed: SEED, numRuns: 1500 },
+    );
+  });
+
   test('lines longer than 16,663 bytes are cut where Google cuts them', () => {
     // The line length straddles the cut and the URL straddles the kept pattern, so that an
     // off-by-one on either side changes a decision. Multi-byte runs put the cut inside a
@@ -121,10 +141,16 @@ describe('robots.txt engine, property tests', () => {
     );
   });
 
-  test('Sitemap and Crawl-delay lines anywhere change no decision', () => {
+  test('Sitemap, Crawl-delay and usage lines anywhere change no decision', () => {
     const insertion = fc.tuple(
       fc.nat(),
-      fc.constantFrom('Sitemap: https://example.com/s.xml', 'Crawl-delay: 10', 'Host: example.com'),
+      fc.constantFrom(
+        'Sitemap: https://example.com/s.xml',
+        'Crawl-delay: 10',
+        'Host: example.com',
+        ...USAGE_VALUES.map((value) => `Content-Usage: ${value}`),
+        ...USAGE_VALUES.map((value) => `Content-Signal: ${value}`),
+      ),
     );
     fc.assert(
       fc.property(

@@ -3,11 +3,23 @@ import {
   type CompiledGroup,
   compileGroups,
   firstMatch,
+  matchingUsage,
   type RuleSelection,
   selectRules,
 } from './internal/rule-selection.ts';
 import { pathForMatching } from './internal/url-path.ts';
-import type { RobotsExplanation, RobotsGroup, RobotsPolicy, RobotsSource } from './types.ts';
+import type {
+  RobotsExplanation,
+  RobotsGroup,
+  RobotsPolicy,
+  RobotsPolicyGroup,
+  RobotsSource,
+  RobotsUsage,
+  UsagePreference,
+} from './types.ts';
+import { combineUsage } from './usage-statement.ts';
+
+const NO_EFFECTIVE: RobotsUsage['effective'] = { 'content-usage': {}, 'content-signal': {} };
 
 /** Distinct user agents whose rule selection is kept; callers rarely use more than a few. */
 const SELECTION_CACHE_SIZE = 64;
@@ -35,6 +47,11 @@ const SELECTION_CACHE_SIZE = 64;
 export class RobotsTxt {
   /** Groups in file order, duplicates not merged (merging happens when matching). */
   readonly groups: readonly RobotsGroup[];
+  /**
+   * `Content-Usage` / `Content-Signal` lines before any User-agent line: they belong to no
+   * group and so apply to no crawler (a `usage-outside-group` warning says so), but are kept.
+   */
+  readonly usageOutsideGroups: readonly UsagePreference[];
   /** `Sitemap:` URLs in file order, absolute, without duplicates. */
   readonly sitemaps: readonly string[];
   /** Problems found while reading, in line order. */
@@ -48,11 +65,13 @@ export class RobotsTxt {
   /** @internal Use {@link parseRobots} or {@link robotsForStatus}. */
   constructor(init: {
     groups: readonly RobotsGroup[];
+    usageOutsideGroups?: readonly UsagePreference[];
     sitemaps: readonly string[];
     diagnostics: readonly Diagnostic[];
     source: RobotsSource;
   }) {
     this.groups = init.groups;
+    this.usageOutsideGroups = init.usageOutsideGroups ?? [];
     this.sitemaps = init.sitemaps;
     this.diagnostics = init.diagnostics;
     this.source = init.source;
@@ -120,6 +139,57 @@ export class RobotsTxt {
   }
 
   /**
+   * The usage preferences (`Content-Usage`, `Content-Signal`) that apply to `url` for
+   * `userAgent`, as draft-ietf-aipref-attach-05 section 3.1 says: from the group that decides
+   * access (the same selection as {@link RobotsTxt.isAllowed}), the line whose path is the
+   * longest match, per field; and only when the URL may be crawled, since no preferences
+   * are implied for disallowed URLs (`reason: 'disallowed'`). Each line says where it is.
+   *
+   * @example
+   * ```ts
+   * const robots = parseRobots(
+   *   'User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n',
+   * );
+   * robots.usage('https://example.com/ai-ok/test', 'bot').effective['content-usage']; // { 'train-ai': 'y' }
+   * robots.usage('https://example.com/never/test', 'bot').reason; // 'disallowed'
+   * ```
+   */
+  usage(url: string, userAgent: string): RobotsUsage {
+    const access = this.explain(url, userAgent);
+    const base = {
+      path: access.path,
+      userAgent,
+      allowed: access.allowed,
+      preferences: [],
+      effective: NO_EFFECTIVE,
+      group: access.group,
+    };
+    if (this.source !== 'file') return { ...base, reason: this.source };
+    if (!access.allowed) return { ...base, reason: 'disallowed' };
+    const selection = this.#select(userAgent);
+    const useSpecific = selection.specificGroup >= 0;
+    const group = useSpecific ? selection.specificGroup : selection.globalGroup;
+    const lines = matchingUsage(
+      useSpecific ? selection.specificUsage : selection.globalUsage,
+      access.path,
+    );
+    const groupRef = group < 0 ? null : this.#groupRef(group);
+    if (lines.length === 0) return { ...base, group: groupRef, reason: 'no-preferences' };
+    const statements = (field: UsagePreference['field']) =>
+      lines.filter((line) => line.field === field).map((line) => line.preferences);
+    return {
+      ...base,
+      group: groupRef,
+      reason: 'preferences',
+      preferences: lines,
+      effective: {
+        'content-usage': combineUsage('content-usage', statements('content-usage')),
+        'content-signal': combineUsage('content-signal', statements('content-signal')),
+      },
+    };
+  }
+
+  /**
    * The `Crawl-delay` in seconds for `userAgent`'s group (the first one given), or null.
    * Google ignores `Crawl-delay`; Bing, Yandex and many smaller crawlers honour it.
    *
@@ -134,7 +204,10 @@ export class RobotsTxt {
 
   /**
    * The groups and sitemaps as plain data, for {@link formatRobots} or for inspection.
-   * Groups without rules are left out: they cannot be written back on their own.
+   * Groups without rules or usage lines are left out: they cannot be written back on their
+   * own. A group with usage lines but no rules (only ever the last group: a rule-less group
+   * runs on into the next user-agent lines) gets `Disallow:` (allow everything), which decides
+   * exactly as no rules do. Usage lines outside any group are not part of the policy.
    *
    * @example
    * ```ts
@@ -144,12 +217,8 @@ export class RobotsTxt {
   toPolicy(): RobotsPolicy {
     return {
       groups: this.groups
-        .filter((group) => group.rules.length > 0)
-        .map((group) => ({
-          userAgents: [...group.userAgents],
-          rules: group.rules.map(({ directive, pattern }) => ({ directive, pattern })),
-          ...(group.crawlDelay === null ? {} : { crawlDelay: group.crawlDelay }),
-        })),
+        .filter((group) => group.rules.length > 0 || group.usage.length > 0)
+        .map(policyGroup),
       sitemaps: [...this.sitemaps],
     };
   }
@@ -169,4 +238,20 @@ export class RobotsTxt {
     const group = this.groups[index] as RobotsGroup;
     return { userAgents: group.userAgents, line: group.line };
   }
+}
+
+function policyGroup(group: RobotsGroup): RobotsPolicyGroup {
+  const rules = group.rules.map(({ directive, pattern }) => ({ directive, pattern }));
+  return {
+    userAgents: [...group.userAgents],
+    rules: rules.length > 0 ? rules : [{ directive: 'disallow', pattern: '' }],
+    ...(group.crawlDelay === null ? {} : { crawlDelay: group.crawlDelay }),
+    ...(group.usage.length === 0
+      ? {}
+      : {
+          usage: group.usage.map(({ field, path, value }) =>
+            path === null ? { field, value } : { field, path, value },
+          ),
+        }),
+  };
 }

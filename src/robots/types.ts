@@ -6,6 +6,10 @@ export type RobotsLineKind =
   | 'allow'
   | 'disallow'
   | 'sitemap'
+  /** An AI usage preference line (draft-ietf-aipref-attach); Google ignores it. */
+  | 'content-usage'
+  /** Cloudflare's Content Signals line (`Content-Signal: search=yes, ai-train=no`); Google ignores it. */
+  | 'content-signal'
   /** A directive other crawlers use and Google ignores (`Crawl-delay`, `Host`, `Noindex`, ...). */
   | 'unsupported'
   /** A `key: value` line with a key nobody defines (`Unicorns: /extinct`). */
@@ -24,7 +28,11 @@ export interface RobotsLine {
   readonly key: string;
   /** The value as written, comment removed and trimmed; decoded as UTF-8. */
   readonly value: string;
-  /** For allow and disallow: the value percent-normalised as it is matched. */
+  /**
+   * For allow and disallow: the value percent-normalised as it is matched. For content-usage
+   * and content-signal lines: the path before the statement, normalised the same way, or
+   * null when the line has no path (its value does not start with `/`).
+   */
   readonly pattern: string | null;
   /** The key was accepted only as a known misspelling (`disalow`, `useragent`, `site-map`). */
   readonly typo: boolean;
@@ -55,8 +63,78 @@ export interface RobotsGroup {
   readonly rules: readonly RobotsRule[];
   /** The group's first `Crawl-delay`, in seconds; null when it has none. */
   readonly crawlDelay: number | null;
+  /** The group's `Content-Usage` and `Content-Signal` lines, in file order. */
+  readonly usage: readonly UsagePreference[];
   /** Line of the group's first user-agent line. */
   readonly line: number;
+}
+
+/** A usage preference line's field name, lower-cased. */
+export type UsageField = 'content-usage' | 'content-signal';
+
+/**
+ * One `Content-Usage` or `Content-Signal` line: the preferences a site states for what may
+ * be done with content after it is crawled (draft-ietf-aipref-attach-05 section 3, Cloudflare's
+ * Content Signals Policy). They apply only to URLs the group's crawlers may crawl.
+ */
+export interface UsagePreference {
+  readonly field: UsageField;
+  /**
+   * The path the line is limited to, percent-normalised as Allow/Disallow patterns are
+   * (`*` and a final `$` are special); null when the line has none and covers every path.
+   */
+  readonly path: string | null;
+  /** The statement as written after the path (`train-ai=n, search=y`). */
+  readonly value: string;
+  /**
+   * Every term whose value is a Token, with that value as written (`{ 'train-ai': 'n' }`),
+   * unknown terms included. A term written twice keeps its last value. Empty when the
+   * statement is not a valid Structured Fields Dictionary.
+   */
+  readonly preferences: Readonly<Record<string, string>>;
+  /** Terms the field's vocabulary does not define, kept (the vocabulary is still moving). */
+  readonly unknownTerms: readonly string[];
+  /** The statement is a valid RFC 9651 Dictionary; when false it expresses nothing. */
+  readonly valid: boolean;
+  readonly line: number;
+}
+
+/** Why {@link RobotsTxt.usage} found the preferences it did. */
+export type RobotsUsageReason =
+  /** The URL may be crawled and at least one usage line applies. */
+  | 'preferences'
+  /** The URL may be crawled, but no usage line of the agent's group covers it. */
+  | 'no-preferences'
+  /** The URL may not be crawled: no preferences are implied (draft-ietf-aipref-attach 3.1). */
+  | 'disallowed'
+  /** robots.txt was unavailable (4xx): everything may be crawled, nothing is stated. */
+  | 'unavailable'
+  /** robots.txt was unreachable: nothing may be crawled. */
+  | 'unreachable';
+
+/** The usage preferences that apply to one URL for one crawler. */
+export interface RobotsUsage {
+  /** The path, parameters and query that were matched. */
+  readonly path: string;
+  /** The user agent as given. */
+  readonly userAgent: string;
+  /** Whether the agent may crawl the URL; preferences only ever apply when it may. */
+  readonly allowed: boolean;
+  readonly reason: RobotsUsageReason;
+  /**
+   * The lines that apply: for each field, the line whose path is the longest match (a line
+   * without a path matches with length 0). Lines that tie all apply and are combined.
+   */
+  readonly preferences: readonly UsagePreference[];
+  /**
+   * The combined statement per field: term -> value, from the lines that apply. Values a
+   * term does not define (`train-ai=no`) are left out; where tied lines disagree, the more
+   * restrictive value wins (`n` over `y`, `no` over `yes`, `immediate` over `reference`
+   * over `full`), as draft-ietf-aipref-vocab combines statements.
+   */
+  readonly effective: Readonly<Record<UsageField, Readonly<Record<string, string>>>>;
+  /** The group the preferences came from (the group that decides access), or null. */
+  readonly group: { readonly userAgents: readonly string[]; readonly line: number } | null;
 }
 
 /** Where a {@link RobotsTxt} came from (RFC 9309 section 2.3.1). */
@@ -106,6 +184,20 @@ export interface RobotsPolicyGroup {
   readonly rules: readonly { readonly directive: RobotsDirective; readonly pattern: string }[];
   /** Seconds between requests, for crawlers that honour `Crawl-delay` (Google does not). */
   readonly crawlDelay?: number;
+  /**
+   * `Content-Usage` / `Content-Signal` lines, written after the user-agent lines. `path`
+   * (optional) limits a line to URLs it matches; `value` is the statement
+   * (`train-ai=n, search=y`).
+   */
+  readonly usage?: readonly RobotsPolicyUsage[];
+}
+
+/** A usage preference line of a {@link RobotsPolicyGroup}. */
+export interface RobotsPolicyUsage {
+  readonly field: UsageField;
+  /** Starts with `/`; percent-normalised as Allow/Disallow patterns are. */
+  readonly path?: string;
+  readonly value: string;
 }
 
 export interface ParseRobotsOptions {

@@ -9,3 +9,19 @@ export function concatBytes(chunks: readonly Uint8Array[], length?: number): Uin
   }
   return out;
 }
+
+/** Reads at most `limit` bytes of a body, then stops reading (which closes the connection). */
+export async function readUpTo(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    const take = Math.min(chunk.length, limit - length);
+    chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+    length += take;
+    if (length >= limit) break;
+  }
+  return concatBytes(chunks, length);
+}

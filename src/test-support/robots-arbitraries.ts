@@ -2,6 +2,8 @@
 // damaged and byte-mangled), the URLs and agents to ask about them, and policies to format.
 import fc from 'fast-check';
 import type { RobotsPolicy, RobotsPolicyGroup } from '../robots/index.ts';
+import type { RobotsPolicyUsage } from '../robots/types.ts';
+import { parseUsageStatement } from '../robots/usage-statement.ts';
 import { googleEscapePattern } from './google-reference-matcher.ts';
 
 // ---------------------------------------------------------------------------------------
@@ -39,7 +41,9 @@ const USER_AGENT_KEYS = [
 const RULE_KEYS = words(
   'Allow allow ALLOW Allowed Disallow disallow DisAllow dissallow dissalow disalow diasllow disallaw Disallowing Dis-allow Dissalow',
 );
-const OTHER_KEYS = words('Sitemap site-map Crawl-delay crawl-delay Host Noindex Unicorns User');
+const OTHER_KEYS = words(
+  'Sitemap site-map Crawl-delay crawl-delay Host Noindex Unicorns User Content-Usage content-usage Content-Signal CONTENT-SIGNAL Content-Usages',
+);
 const SEPARATORS = [':', ' : ', ':\t', ' ', '\t', '  ', '', '::', ': :'];
 // A NUL ends a line for Google, which reads lines as C strings.
 const COMMENTS = [' # hi', '#', '# Disallow: /', '#x', '\0', '\0/x', '\0 # y'];
@@ -61,9 +65,25 @@ const directiveLine = (keys: string[], value: fc.Arbitrary<string>) =>
     )
     .map((parts) => parts.join(''));
 
+/** Usage statements (Content-Usage, Content-Signal), some with a path, some malformed. */
+export const USAGE_VALUES = [
+  'train-ai=n',
+  'train-ai=y, search=n',
+  '/a train-ai=n, ai-use=y',
+  '/ search=y',
+  '/fish* ai-train=no',
+  'search=yes, ai-train=no, use=reference',
+  '/%e3%81%a4\tai-input=yes',
+  'Train-AI=N',
+  'train-ai',
+  'train-ai=n,',
+  '/only-a-path',
+  '/a',
+];
 const otherValueArb = fc.constantFrom(
   ...words('https://example.com/sitemap.xml /sitemap.xml 5 0.5 example.com /a'),
   '',
+  ...USAGE_VALUES,
 );
 const anyLineArb = fc.oneof(
   { arbitrary: directiveLine(OTHER_KEYS, otherValueArb), weight: 4 },
@@ -275,6 +295,27 @@ const canonicalPatternArb = fc
   // Pieces can join into a lower-case escape ('%4' then 'a'), which reads back upper-cased.
   .filter((p) => p.trim() === p && googleEscapePattern(p) === p);
 
+const usageArb: fc.Arbitrary<RobotsPolicyUsage> = fc
+  .tuple(
+    fc.constantFrom('content-usage' as const, 'content-signal' as const),
+    fc.option(
+      canonicalPatternArb.filter((p) => p.startsWith('/') && !p.includes(' ')),
+      { nil: undefined },
+    ),
+    fc.constantFrom(
+      'train-ai=n',
+      'train-ai=y, ai-use=n, search=y',
+      'search=yes, ai-train=no, use=reference',
+      'ai-input=no',
+      'future-term=y',
+      'train-ai=n;x=1, search=y',
+    ),
+  )
+  .filter(([field, , value]) =>
+    parseUsageStatement(field, value).problems.every((p) => p.severity === 'info'),
+  )
+  .map(([field, path, value]) => (path === undefined ? { field, value } : { field, path, value }));
+
 const policyGroupArb: fc.Arbitrary<RobotsPolicyGroup> = fc
   .record(
     {
@@ -296,10 +337,15 @@ const policyGroupArb: fc.Arbitrary<RobotsPolicyGroup> = fc
         fc.oneof(fc.integer({ min: 0, max: 86_400 }), fc.constantFrom(0.5, 1.25, 10.75)),
         { nil: undefined },
       ),
+      usage: fc.array(usageArb, { maxLength: 3 }),
     },
     PLAIN,
   )
-  .map(({ crawlDelay, ...group }) => (crawlDelay === undefined ? group : { ...group, crawlDelay }));
+  .map(({ crawlDelay, usage, ...group }) => ({
+    ...group,
+    ...(crawlDelay === undefined ? {} : { crawlDelay }),
+    ...(usage.length === 0 ? {} : { usage }),
+  }));
 
 export const policyArb: fc.Arbitrary<RobotsPolicy> = fc.record(
   {

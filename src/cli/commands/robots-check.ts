@@ -1,4 +1,5 @@
 import { parseRobots, productToken } from '../../robots/index.ts';
+import type { RobotsUsage } from '../../robots/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { readInput } from '../internal/input.ts';
@@ -21,7 +22,11 @@ Options:
                       A longer name (Googlebot/2.1) is matched by its product token,
                       with a note on stderr; * is any crawler without a group of its own
       --urls <file>   read URLs from a file, one a line (# starts a comment)
-      --json          one JSON object a line: {url, userAgent, allowed, line, directive, pattern}
+      --usage         also show the usage preferences (Content-Usage, Content-Signal)
+                      that apply to each URL: the lines of the agent's group whose path
+                      matches longest; none apply to a URL the agent may not crawl
+      --json          one JSON object a line: {url, userAgent, allowed, line, directive,
+                      pattern}; with --usage also usage: {reason, lines, effective}
   -h, --help          show this help
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error,
@@ -34,6 +39,7 @@ export const robotsCheck: CliCommand = {
     const { values, positionals } = parseCommandArgs(NAME, args, {
       agent: { type: 'string', short: 'a', multiple: true },
       urls: { type: 'string' },
+      usage: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     if (values.help) {
@@ -57,6 +63,7 @@ export const robotsCheck: CliCommand = {
     for (const encoded of encodedUrls) {
       for (const agent of agents) {
         const why = robots.explain(encoded, agent);
+        const usage = values.usage ? robots.usage(encoded, agent) : null;
         if (!why.allowed) disallowed++;
         if (values.json) {
           io.stdout(
@@ -67,6 +74,7 @@ export const robotsCheck: CliCommand = {
               line: why.rule?.line ?? null,
               directive: why.rule?.directive ?? null,
               pattern: why.rule?.pattern ?? null,
+              ...(usage === null ? {} : { usage: usageJson(usage) }),
             }),
           );
         } else {
@@ -79,18 +87,44 @@ export const robotsCheck: CliCommand = {
             why.allowed ? 'allowed' : 'disallowed',
             String(why.rule?.line ?? '-'),
             rule,
+            ...(usage === null ? [] : [usageText(usage)]),
           ];
           rows.push((agents.length > 1 ? [agent, ...row] : row).map(printable));
         }
       }
     }
     if (!values.json) {
-      const header = ['URL', 'VERDICT', 'LINE', 'RULE'];
+      const header = ['URL', 'VERDICT', 'LINE', 'RULE', ...(values.usage ? ['USAGE'] : [])];
       io.stdout(formatTable(agents.length > 1 ? ['AGENT', ...header] : header, rows));
     }
     return disallowed > 0 ? EXIT_PROBLEMS : EXIT_OK;
   },
 };
+
+const FIELD_KEY = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' } as const;
+
+/** The usage cell: each line that applies with its line number, or why none applies. */
+function usageText(usage: RobotsUsage): string {
+  if (usage.reason !== 'preferences') {
+    return usage.reason === 'no-preferences'
+      ? '(none stated)'
+      : `(none: ${usage.reason.replaceAll('-', ' ')})`;
+  }
+  return usage.preferences
+    .map(
+      (p) =>
+        `${FIELD_KEY[p.field]}: ${p.path === null ? '' : `${p.path} `}${p.value} (line ${p.line})`,
+    )
+    .join('; ');
+}
+
+function usageJson(usage: RobotsUsage): object {
+  return {
+    reason: usage.reason,
+    lines: usage.preferences.map(({ field, path, value, line }) => ({ field, path, value, line })),
+    effective: usage.effective,
+  };
+}
 
 function urlLines(bytes: Uint8Array): string[] {
   return new TextDecoder()

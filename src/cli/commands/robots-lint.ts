@@ -20,12 +20,17 @@ Options:
 
 Prints file:line: severity: message for each problem. Control characters from the file
 are shown escaped (\\x1b, \\u202e), never sent to the terminal raw.
+
+Notes (info) say what Google ignores: every field other than User-agent, Allow, Disallow
+and Sitemap (Crawl-delay, Host, ...), and the usage preference extensions Content-Usage
+(draft-ietf-aipref-attach) and Content-Signal (Cloudflare), whose statements are checked
+against their vocabularies; unknown terms are kept and noted, malformed ones are errors.
 Exit status: 0 when no file has errors (warnings are fine), 1 when any has, 2 on a usage
 error, 3 when a file cannot be read.
 `;
 
 export const robotsLint: CliCommand = {
-  summary: 'report problems in a robots.txt',
+  summary: 'report problems in a robots.txt, and what Google ignores',
   run: async (args: readonly string[], io: CliIo) => {
     const { values, positionals } = parseCommandArgs(NAME, args, { json: { type: 'boolean' } });
     if (values.help) {

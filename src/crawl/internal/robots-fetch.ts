@@ -1,6 +1,6 @@
 import { type FetchFunction, openWithLimits } from '../../http/index.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
-import { concatBytes } from '../../shared/bytes.ts';
+import { readUpTo } from '../../shared/bytes.ts';
 import { failureCause } from './failure-cause.ts';
 import { limitsOf, type RequestContext } from './request-context.ts';
 
@@ -88,17 +88,4 @@ function networkError(error: unknown, url: string): RobotsFetchResult {
     url,
     body: null,
   };
-}
-
-/** Reads at most `limit` bytes of a body, then stops reading (which closes the connection). */
-async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    const take = Math.min(chunk.length, limit - length);
-    chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
-    length += take;
-    if (length >= limit) break;
-  }
-  return concatBytes(chunks, length);
 }

@@ -6,6 +6,8 @@ export type DirectiveKind =
   | 'allow'
   | 'disallow'
   | 'sitemap'
+  | 'content-usage'
+  | 'content-signal'
   | 'unsupported'
   | 'unknown';
 
@@ -45,16 +47,25 @@ export function classifyKey(key: string): ClassifiedKey {
   if (startsWithAny(lower, DISALLOW_TYPOS)) return { kind: 'disallow', typo: true };
   if (lower.startsWith('sitemap')) return { kind: 'sitemap', typo: false };
   if (startsWithAny(lower, SITEMAP_TYPOS)) return { kind: 'sitemap', typo: true };
+  // Matched whole, not as prefixes: these are not Google's keys, so Google's leniency does
+  // not apply, and `Content-Usages` is no more a usage line than `Unicorns`.
+  if (lower === 'content-usage') return { kind: 'content-usage', typo: false };
+  if (lower === 'content-signal') return { kind: 'content-signal', typo: false };
   if (UNSUPPORTED.has(lower)) return { kind: 'unsupported', typo: false };
   return { kind: 'unknown', typo: false };
 }
 
 /** The spelling a directive kind is written with. */
 export const CANONICAL_KEY: Readonly<
-  Record<'user-agent' | 'allow' | 'disallow' | 'sitemap', string>
+  Record<
+    'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'content-usage' | 'content-signal',
+    string
+  >
 > = {
   'user-agent': 'User-agent',
   allow: 'Allow',
   disallow: 'Disallow',
   sitemap: 'Sitemap',
+  'content-usage': 'Content-Usage',
+  'content-signal': 'Content-Signal',
 };

@@ -1,4 +1,4 @@
-import type { RobotsGroup, RobotsRule } from '../types.ts';
+import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
 import { type CompiledPattern, compilePattern, matchesPattern } from './compiled-pattern.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
 
@@ -26,6 +26,17 @@ export interface RuleSelection {
   readonly globalGroup: number;
   /** First `Crawl-delay` of the groups that apply, or null. */
   readonly crawlDelay: number | null;
+  /** Usage lines of the groups naming the token, then of the `*` groups. */
+  readonly specificUsage: readonly CompiledUsage[];
+  readonly globalUsage: readonly CompiledUsage[];
+}
+
+/** A usage line ready to match: priority is its path's length (0 without a path). */
+export interface CompiledUsage {
+  readonly usage: UsagePreference;
+  readonly priority: number;
+  /** Null when the line has no path and covers every path. */
+  readonly compiled: CompiledPattern | null;
 }
 
 export interface CompiledGroup {
@@ -33,6 +44,7 @@ export interface CompiledGroup {
   readonly global: boolean;
   readonly rules: readonly CompiledRule[];
   readonly crawlDelay: number | null;
+  readonly usage: readonly CompiledUsage[];
 }
 
 export function compileGroups(groups: readonly RobotsGroup[]): CompiledGroup[] {
@@ -67,6 +79,11 @@ export function compileGroups(groups: readonly RobotsGroup[]): CompiledGroup[] {
       global: group.userAgents.some(isGlobalUserAgent),
       rules,
       crawlDelay: group.crawlDelay,
+      usage: group.usage.map((usage) => ({
+        usage,
+        priority: usage.path?.length ?? 0,
+        compiled: usage.path === null ? null : compilePattern(usage.path),
+      })),
     };
   });
 }
@@ -95,15 +112,19 @@ export function selectRules(groups: readonly CompiledGroup[], userAgent: string)
   let globalGroup = -1;
   let specificDelay: number | null = null;
   let globalDelay: number | null = null;
+  const specificUsage: CompiledUsage[] = [];
+  const globalUsage: CompiledUsage[] = [];
   groups.forEach((group, index) => {
     if (group.tokens.includes(wanted)) {
       if (specificGroup < 0) specificGroup = index;
       specificDelay ??= group.crawlDelay;
       specific.push(...group.rules);
+      specificUsage.push(...group.usage);
     } else if (group.global) {
       if (globalGroup < 0) globalGroup = index;
       globalDelay ??= group.crawlDelay;
       global.push(...group.rules);
+      globalUsage.push(...group.usage);
     }
   });
   const crawlDelay = specificGroup >= 0 ? specificDelay : globalDelay;
@@ -113,7 +134,31 @@ export function selectRules(groups: readonly CompiledGroup[], userAgent: string)
     specificGroup,
     globalGroup,
     crawlDelay,
+    specificUsage,
+    globalUsage,
   };
+}
+
+/**
+ * The usage lines that apply to `path`, per field: those whose path matches with the
+ * greatest length (draft-ietf-aipref-attach-05 section 3.1: the same longest-match rule as
+ * Allow and Disallow); lines that tie all apply. In file order.
+ */
+export function matchingUsage(lines: readonly CompiledUsage[], path: string): UsagePreference[] {
+  const best = new Map<string, number>();
+  for (const line of lines) {
+    if (line.compiled !== null && !matchesPattern(line.compiled, path)) continue;
+    const field = line.usage.field;
+    if (line.priority > (best.get(field) ?? -1)) best.set(field, line.priority);
+  }
+  if (best.size === 0) return [];
+  const result: UsagePreference[] = [];
+  for (const line of lines) {
+    if (best.get(line.usage.field) !== line.priority) continue;
+    if (line.compiled !== null && !matchesPattern(line.compiled, path)) continue;
+    result.push(line.usage);
+  }
+  return result.sort((a, b) => a.line - b.line);
 }
 
 function byPrecedence(a: CompiledRule, b: CompiledRule): number {

@@ -185,7 +185,11 @@ function readLine(
   const { kind, typo } = classifyKey(key);
   const raw = text.slice(valueStart, e);
   const value = bytesAsChars ? decodeChars(raw) : raw;
-  const pattern = kind === 'allow' || kind === 'disallow' ? escapePattern(raw, bytesAsChars) : null;
+  let pattern: string | null = null;
+  if (kind === 'allow' || kind === 'disallow') pattern = escapePattern(raw, bytesAsChars);
+  else if (kind === 'content-usage' || kind === 'content-signal') {
+    pattern = usagePath(raw, bytesAsChars);
+  }
   return record(
     line,
     kind,
@@ -214,6 +218,16 @@ function record(
   invalidUtf8: boolean,
 ): RobotsLine {
   return { line, kind, key, value, pattern, typo, missingColon, hasComment, tooLong, invalidUtf8 };
+}
+
+/**
+ * The path of a usage line (draft-ietf-aipref-attach-05 section 3.2): present when the value
+ * starts with `/`, up to the first space or tab, normalised as Allow/Disallow patterns are.
+ */
+function usagePath(raw: string, bytesAsChars: boolean): string | null {
+  if (raw.charCodeAt(0) !== 0x2f) return null;
+  const blank = indexOfBlank(raw, 0, raw.length);
+  return escapePattern(blank < 0 ? raw : raw.slice(0, blank), bytesAsChars);
 }
 
 function indexOfBlank(text: string, start: number, end: number): number {

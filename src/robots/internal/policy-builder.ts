@@ -1,0 +1,295 @@
+import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
+import { RobotsTxt } from '../robots-txt.ts';
+import type { RobotsGroup, RobotsLine, RobotsRule, UsagePreference } from '../types.ts';
+import { CANONICAL_KEY } from './directive-key.ts';
+import { MAX_LINE_BYTES } from './scan-lines.ts';
+import { readUsageLine } from './usage-line.ts';
+import { isGlobalUserAgent, productToken } from './user-agent.ts';
+
+interface OpenGroup {
+  userAgents: string[];
+  rules: RobotsRule[];
+  crawlDelay: number | null;
+  usage: UsagePreference[];
+  line: number;
+}
+
+/** Turns scanned lines into groups, following RFC 9309 section 2.1 and Google's parser. */
+export class PolicyBuilder {
+  readonly #base: string | undefined;
+  readonly #groups: OpenGroup[] = [];
+  readonly #sitemaps: string[] = [];
+  readonly #seenSitemaps = new Set<string>();
+  readonly #diagnostics: Diagnostic[] = [];
+  readonly #strayUsage: UsagePreference[] = [];
+  #current: OpenGroup | null = null;
+  #currentHasRules = false;
+  /** Line of a usage line read since the last user-agent line, while the group has no rules. */
+  #usageBeforeRules: number | null = null;
+  #html = false;
+
+  constructor(base: string | undefined) {
+    this.#base = base !== undefined && URL.canParse(base) ? base : undefined;
+    if (base !== undefined && this.#base === undefined) {
+      this.warning(
+        1,
+        'invalid-base-url',
+        `the robots.txt URL "${base}" is not a valid URL; relative sitemap URLs cannot be resolved`,
+      );
+    }
+  }
+
+  error(line: number, code: string, message: string, column = 1): void {
+    this.#report('error', line, code, message, column);
+  }
+
+  warning(line: number, code: string, message: string, column = 1): void {
+    this.#report('warning', line, code, message, column);
+  }
+
+  info(line: number, code: string, message: string, column = 1): void {
+    this.#report('info', line, code, message, column);
+  }
+
+  #report(severity: Severity, line: number, code: string, message: string, column: number): void {
+    // In an HTML page every line is wrong in some way; the one html-document error says it all.
+    if (this.#html && code !== 'html-document') return;
+    this.#diagnostics.push({ code, severity, message, line, column });
+  }
+
+  /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
+  checkForHtml(text: string): void {
+    const head = text.slice(0, 512).trimStart().toLowerCase();
+    if (
+      head.startsWith('<!doctype html') ||
+      head.startsWith('<html') ||
+      head.startsWith('<head') ||
+      head.startsWith('<?xml')
+    ) {
+      this.#html = true;
+      this.error(
+        1,
+        'html-document',
+        'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
+      );
+    }
+  }
+
+  add(line: RobotsLine): void {
+    if (line.tooLong) {
+      this.warning(
+        line.line,
+        'line-too-long',
+        `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
+        MAX_LINE_BYTES + 1,
+      );
+    }
+    if (line.typo) {
+      const canonical = CANONICAL_KEY[line.kind as keyof typeof CANONICAL_KEY];
+      this.warning(
+        line.line,
+        'misspelled-directive',
+        `"${line.key}" is a misspelling of "${canonical}"; Google accepts it, other crawlers may not`,
+      );
+    }
+    if (line.missingColon) {
+      this.warning(
+        line.line,
+        'missing-colon',
+        `"${line.key}" is not followed by a colon; Google accepts it, other crawlers may not`,
+      );
+    }
+    switch (line.kind) {
+      case 'user-agent':
+        this.#userAgent(line);
+        return;
+      case 'allow':
+      case 'disallow':
+        this.#rule(line);
+        return;
+      case 'sitemap':
+        this.#sitemap(line);
+        return;
+      case 'content-usage':
+      case 'content-signal':
+        this.#usage(line);
+        return;
+      case 'unsupported':
+        this.#unsupported(line);
+        return;
+      case 'unknown':
+        this.warning(line.line, 'unknown-directive', `unknown directive "${line.key}"; ignored`);
+        return;
+      case 'invalid':
+        this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
+        return;
+      default:
+        return;
+    }
+  }
+
+  #userAgent(line: RobotsLine): void {
+    if (this.#usageBeforeRules !== null) {
+      // Google's parser (which decides access here) ignores usage lines, so the user agents
+      // around it form one group; a parser reading the attach draft literally, where a usage
+      // line is a rule, would start a new group here. Say so rather than pick silently.
+      this.warning(
+        this.#usageBeforeRules,
+        'usage-between-user-agents',
+        "usage line between User-agent lines: Google reads the user agents before and after it as one group (and so does waymark), but a crawler that counts it as a rule starts a new group after it; put usage lines after the group's User-agent lines",
+      );
+      this.#usageBeforeRules = null;
+    }
+    if (this.#current === null || this.#currentHasRules) {
+      this.#current = { userAgents: [], rules: [], crawlDelay: null, usage: [], line: line.line };
+      this.#groups.push(this.#current);
+      this.#currentHasRules = false;
+    }
+    this.#current.userAgents.push(line.value);
+    if (isGlobalUserAgent(line.value)) return;
+    const token = productToken(line.value);
+    if (token.length === 0) {
+      this.warning(
+        line.line,
+        'invalid-user-agent',
+        `user-agent "${line.value}" has no product token (letters, "-" and "_"); it matches no crawler`,
+      );
+    } else if (token !== line.value) {
+      this.warning(
+        line.line,
+        'user-agent-not-token',
+        `user-agent "${line.value}" is matched as its product token "${token}"`,
+      );
+    }
+  }
+
+  #rule(line: RobotsLine): void {
+    const directive = line.kind as 'allow' | 'disallow';
+    const pattern = line.pattern ?? '';
+    if (this.#current === null) {
+      this.error(
+        line.line,
+        'rule-outside-group',
+        `${CANONICAL_KEY[directive]} before any User-agent line; ignored`,
+      );
+      return;
+    }
+    this.#current.rules.push({ directive, pattern, line: line.line });
+    this.#currentHasRules = true;
+    this.#usageBeforeRules = null;
+    if (pattern.length > 0 && pattern[0] !== '/' && pattern[0] !== '*') {
+      this.error(
+        line.line,
+        'pattern-not-path',
+        `pattern "${line.value}" does not start with "/" or "*", so it never matches a URL path`,
+      );
+    }
+  }
+
+  #sitemap(line: RobotsLine): void {
+    if (line.value.length === 0) {
+      this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
+      return;
+    }
+    const absolute = URL.parse(line.value);
+    const url = absolute ?? (this.#base === undefined ? null : URL.parse(line.value, this.#base));
+    if (url === null) {
+      this.error(
+        line.line,
+        'invalid-sitemap-url',
+        `sitemap "${line.value}" is not an absolute URL; ignored`,
+      );
+      return;
+    }
+    const href = url.href;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      this.error(
+        line.line,
+        'invalid-sitemap-url',
+        `sitemap "${line.value}" is not an http(s) URL; ignored`,
+      );
+      return;
+    }
+    if (absolute === null) {
+      this.warning(
+        line.line,
+        'relative-sitemap-url',
+        `sitemap "${line.value}" is relative; read as ${href}`,
+      );
+    }
+    if (this.#seenSitemaps.has(href)) return;
+    this.#seenSitemaps.add(href);
+    this.#sitemaps.push(href);
+  }
+
+  /** A Content-Usage or Content-Signal line: reported, and attached to its group. */
+  #usage(line: RobotsLine): void {
+    const { preference, problems } = readUsageLine(line);
+    for (const problem of problems) {
+      this.#report(problem.severity, line.line, problem.code, problem.message, 1);
+    }
+    if (this.#current === null) {
+      this.warning(
+        line.line,
+        'usage-outside-group',
+        `${CANONICAL_KEY[preference.field]} before any User-agent line applies to no crawler; kept, but never applied`,
+      );
+      this.#strayUsage.push(preference);
+      return;
+    }
+    this.#current.usage.push(preference);
+    if (!this.#currentHasRules) this.#usageBeforeRules ??= line.line;
+  }
+
+  #unsupported(line: RobotsLine): void {
+    if (line.key.toLowerCase() !== 'crawl-delay') {
+      this.info(
+        line.line,
+        'unsupported-directive',
+        `"${line.key}" is not part of RFC 9309 and Google ignores it`,
+      );
+      return;
+    }
+    if (this.#current === null) {
+      this.warning(
+        line.line,
+        'crawl-delay-outside-group',
+        'Crawl-delay before any User-agent line; ignored',
+      );
+      return;
+    }
+    const seconds = /^\d+(\.\d+)?$/.test(line.value) ? Number(line.value) : Number.NaN;
+    if (!Number.isFinite(seconds)) {
+      this.error(
+        line.line,
+        'invalid-crawl-delay',
+        `Crawl-delay "${line.value}" is not a number of seconds; ignored`,
+      );
+      return;
+    }
+    this.info(
+      line.line,
+      'unsupported-directive',
+      '"Crawl-delay" is not part of RFC 9309 and Google ignores it (Bing and Yandex honour it)',
+    );
+    if (this.#current.crawlDelay === null) this.#current.crawlDelay = seconds;
+    else
+      this.warning(
+        line.line,
+        'duplicate-crawl-delay',
+        'the group already has a Crawl-delay; this one is ignored',
+      );
+  }
+
+  build(): RobotsTxt {
+    const groups: RobotsGroup[] = this.#groups;
+    this.#diagnostics.sort((a, b) => a.line - b.line);
+    return new RobotsTxt({
+      groups,
+      usageOutsideGroups: this.#strayUsage,
+      sitemaps: this.#sitemaps,
+      diagnostics: this.#diagnostics,
+      source: 'file',
+    });
+  }
+}
