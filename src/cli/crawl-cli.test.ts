@@ -145,6 +145,7 @@ describe('crawl progress', () => {
     truncated: null,
     unreachable: null,
     sitemapComparison: null,
+    lastmodSanity: null,
     feeds: [],
   };
   /** Events at times after the start (ms), as a crawl reports them. */

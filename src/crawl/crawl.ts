@@ -95,7 +95,8 @@ async function run(
     const worker = new Crawler(state, await openCrawl(state, settings), settings.worker, emit);
     const facts = await worker.run();
     const { shared } = facts;
-    const totals = await tally(state.results(), facts.start);
+    const readAt = (await state.sitemapFiles()).map((file) => file.readAt);
+    const totals = await tally(state.results(), facts.start, readAt);
     const unreachable = siteUnreachable(facts, totals);
     // Feeds are confirmed by the run that writes: their requests are made once per crawl.
     const feeds =
@@ -119,6 +120,7 @@ async function run(
       truncated: truncated.maxPages === null && truncated.maxDepth === null ? null : truncated,
       unreachable,
       sitemapComparison: facts.sitemapUrls > 0 ? totals.comparison : null,
+      lastmodSanity: totals.lastmod.withLastmod > 0 ? totals.lastmod : null,
       feeds,
     };
     // Nothing listed, or stopped part-way: there is no sitemap to write, and the user's

@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+export type { LastmodFinding, LastmodSanity } from '../sitemap/lastmod-sanity.ts';
 export type { CrawlRun, CrawlRunOptions } from './crawl.ts';
 export { crawl, crawlSitemapPages } from './crawl.ts';
 export type {

@@ -1,4 +1,5 @@
 import type { FetchFunction } from '../http/index.ts';
+import type { LastmodSanity } from '../sitemap/lastmod-sanity.ts';
 import type { CrawlState } from './crawl-state.ts';
 
 /** Why a URL the crawl met is not in the sitemap. */
@@ -172,6 +173,13 @@ export interface CrawlSummary {
    * leave out. Counts, and the first 1,000 URLs of each, by URL.
    */
   readonly sitemapComparison: SitemapComparison | null;
+  /**
+   * The lastmod checks (`checkLastmodSanity` of `waymark/sitemap`) over the `<lastmod>` the
+   * site's sitemaps give the crawled URLs (each URL's first sitemap entry), against the
+   * times the sitemap files were read and each page's own Last-Modified. Null when no
+   * sitemap entry of a crawled URL has a lastmod.
+   */
+  readonly lastmodSanity: LastmodSanity | null;
   /** RSS and Atom feeds on the site, confirmed by reading them (with `feeds: true`), sorted. */
   readonly feeds: readonly string[];
 }

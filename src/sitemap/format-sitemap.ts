@@ -14,7 +14,7 @@ import {
   urlMarkup,
 } from './internal/write-url.ts';
 import { checkOrigin, type Fail } from './internal/write-values.ts';
-import type { SitemapIndexEntry, SitemapUrl } from './types.ts';
+import type { SitemapIndexEntryInput, SitemapUrlInput } from './types.ts';
 
 export type { SitemapExtension, SitemapWriteResult };
 export { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS };
@@ -79,7 +79,7 @@ const EXTENSION_ORDER: readonly SitemapExtension[] = ['image', 'video', 'news', 
  * xml += writer.close();
  * ```
  */
-export class UrlsetWriter extends DocumentWriter<SitemapUrl> {
+export class UrlsetWriter extends DocumentWriter<SitemapUrlInput> {
   constructor(options: UrlsetOptions = {}) {
     const fail: Fail = (message) => {
       throw new WaymarkError('invalid-argument', `cannot write urlset: ${message}`);
@@ -126,7 +126,7 @@ export class UrlsetWriter extends DocumentWriter<SitemapUrl> {
  * xml += writer.close();
  * ```
  */
-export class SitemapIndexWriter extends DocumentWriter<SitemapIndexEntry> {
+export class SitemapIndexWriter extends DocumentWriter<SitemapIndexEntryInput> {
   constructor(options: SitemapWriterOptions = {}) {
     const fail: Fail = (message) => {
       throw new WaymarkError('invalid-argument', `cannot write sitemapindex: ${message}`);
@@ -149,7 +149,10 @@ export class SitemapIndexWriter extends DocumentWriter<SitemapIndexEntry> {
  * `loc` must be an absolute http(s) URL of at most 2,048 characters once encoded (and on
  * `origin` when given); `lastmod` a W3C Datetime with a full date (`2024-05-01`,
  * `2024-05-01T10:00:00Z`, `Date#toISOString()`), normalised to what the official schema
- * accepts. `changefreq` and `priority` are written only when asked for. Namespaces are
+ * accepts, or a `Date`, written as a full timestamp to the second in UTC
+ * (`2024-05-01T10:00:00Z`): a time with its zone is what engines can use, so a `Date` never
+ * becomes a date alone, while a date given as text is kept as given. `changefreq` and
+ * `priority` are written only when asked for (Google and Bing ignore both). Namespaces are
  * declared for exactly the extensions the entries use, unless `extensions` says otherwise.
  * More entries or bytes than one sitemap may hold throw `invalid-argument`: write several
  * files and an index with `writeSitemaps` instead.
@@ -161,8 +164,11 @@ export class SitemapIndexWriter extends DocumentWriter<SitemapIndexEntry> {
  * // + '<url><loc>https://example.com/</loc><lastmod>2024-05-01</lastmod></url>\n</urlset>\n'
  * ```
  */
-export function formatUrlset(entries: Iterable<SitemapUrl>, options: UrlsetOptions = {}): string {
-  let list: Iterable<SitemapUrl> = entries;
+export function formatUrlset(
+  entries: Iterable<SitemapUrlInput>,
+  options: UrlsetOptions = {},
+): string {
+  let list: Iterable<SitemapUrlInput> = entries;
   let extensions = options.extensions;
   if (extensions === undefined) {
     // One document is held whole anyway, so a first pass to find the extensions is free.
@@ -186,7 +192,7 @@ export function formatUrlset(entries: Iterable<SitemapUrl>, options: UrlsetOptio
  * ```
  */
 export function formatSitemapIndex(
-  entries: Iterable<SitemapIndexEntry>,
+  entries: Iterable<SitemapIndexEntryInput>,
   options: SitemapWriterOptions = {},
 ): string {
   return formatWhole(new SitemapIndexWriter(options), entries);

@@ -84,6 +84,22 @@ export interface SitemapIndexEntry {
 
 export type SitemapEntry = SitemapUrl | SitemapIndexEntry;
 
+/**
+ * A `lastmod` as the writers take it: W3C Datetime text, kept as given (a date alone stays a
+ * date), or a `Date`, written to the second in UTC (`2026-11-24T10:15:00Z`).
+ */
+export type LastmodInput = string | Date;
+
+/** A {@link SitemapUrl} as the writers take it: `lastmod` may also be a `Date`. */
+export interface SitemapUrlInput extends Omit<SitemapUrl, 'lastmod'> {
+  readonly lastmod?: LastmodInput;
+}
+
+/** A {@link SitemapIndexEntry} as the writers take it: `lastmod` may also be a `Date`. */
+export interface SitemapIndexEntryInput extends Omit<SitemapIndexEntry, 'lastmod'> {
+  readonly lastmod?: LastmodInput;
+}
+
 /** Everything a sitemap held, read at once. */
 export interface SitemapDocument {
   readonly kind: SitemapKind;

@@ -9,7 +9,7 @@ import {
 } from './format-sitemap.ts';
 import { io, removeEmptyDirectories } from './internal/write-file-io.ts';
 import { type FilePlan, planFiles, removeStale } from './internal/write-file-plan.ts';
-import type { SitemapUrl } from './types.ts';
+import type { LastmodInput, SitemapUrlInput } from './types.ts';
 
 export interface WriteSitemapsOptions extends UrlsetOptions {
   /** The directory to write into; created when missing. */
@@ -24,8 +24,11 @@ export interface WriteSitemapsOptions extends UrlsetOptions {
    * Google says the same of sitemaps it was not sent through robots.txt or Search Console.
    */
   readonly partsDir?: string;
-  /** `<lastmod>` of every `<sitemap>` in the index (W3C Datetime), such as the build time. */
-  readonly indexLastmod?: string;
+  /**
+   * `<lastmod>` of every `<sitemap>` in the index (W3C Datetime, or a `Date` written to the
+   * second in UTC), such as the build time.
+   */
+  readonly indexLastmod?: LastmodInput;
   /**
    * Remove files an earlier run left under this writer's names and no longer in use
    * (`sitemap.xml`, `sitemap_index.xml`, `sitemaps/sitemap-NNNN.xml[.gz]`), so an old
@@ -72,7 +75,7 @@ const CHUNK_CHARS = 16 * 1024;
  * ```
  */
 export async function writeSitemaps(
-  entries: Iterable<SitemapUrl> | AsyncIterable<SitemapUrl>,
+  entries: Iterable<SitemapUrlInput> | AsyncIterable<SitemapUrlInput>,
   options: WriteSitemapsOptions,
 ): Promise<WriteSitemapsResult> {
   const plan = planFiles(options);
@@ -147,22 +150,22 @@ export async function writeSitemaps(
  * not fit a part is carried over to start the next one.
  */
 class EntrySource {
-  readonly #iterator: Iterator<SitemapUrl> | AsyncIterator<SitemapUrl>;
+  readonly #iterator: Iterator<SitemapUrlInput> | AsyncIterator<SitemapUrlInput>;
   /** The same iterator when it is synchronous: read without an `await` per entry. */
-  readonly #syncIterator: Iterator<SitemapUrl> | null;
-  #carry: { readonly entry: SitemapUrl } | undefined;
+  readonly #syncIterator: Iterator<SitemapUrlInput> | null;
+  #carry: { readonly entry: SitemapUrlInput } | undefined;
   /** The iterator threw (so it is finished, and its error is the caller's). */
   failed = false;
   /** The iterator is exhausted. */
   done = false;
   urls = 0;
 
-  constructor(entries: Iterable<SitemapUrl> | AsyncIterable<SitemapUrl>) {
+  constructor(entries: Iterable<SitemapUrlInput> | AsyncIterable<SitemapUrlInput>) {
     if (Symbol.asyncIterator in entries) {
       this.#iterator = entries[Symbol.asyncIterator]();
       this.#syncIterator = null;
     } else {
-      this.#syncIterator = (entries as Iterable<SitemapUrl>)[Symbol.iterator]();
+      this.#syncIterator = (entries as Iterable<SitemapUrlInput>)[Symbol.iterator]();
       this.#iterator = this.#syncIterator;
     }
   }
@@ -191,8 +194,8 @@ class EntrySource {
   }
 
   /** The next entry (boxed, so a stray `undefined` entry is refused, not taken as the end). */
-  async #next(): Promise<{ readonly entry: SitemapUrl } | null> {
-    let next: IteratorResult<SitemapUrl>;
+  async #next(): Promise<{ readonly entry: SitemapUrlInput } | null> {
+    let next: IteratorResult<SitemapUrlInput>;
     try {
       next = await this.#iterator.next();
     } catch (error) {
@@ -202,10 +205,10 @@ class EntrySource {
     return this.#box(next);
   }
 
-  #nextSync(): { readonly entry: SitemapUrl } | null {
-    let next: IteratorResult<SitemapUrl>;
+  #nextSync(): { readonly entry: SitemapUrlInput } | null {
+    let next: IteratorResult<SitemapUrlInput>;
     try {
-      next = (this.#syncIterator as Iterator<SitemapUrl>).next();
+      next = (this.#syncIterator as Iterator<SitemapUrlInput>).next();
     } catch (error) {
       this.failed = true;
       throw error;
@@ -213,7 +216,7 @@ class EntrySource {
     return this.#box(next);
   }
 
-  #box(next: IteratorResult<SitemapUrl>): { readonly entry: SitemapUrl } | null {
+  #box(next: IteratorResult<SitemapUrlInput>): { readonly entry: SitemapUrlInput } | null {
     if (next.done === true) {
       this.done = true;
       return null;

@@ -1,8 +1,11 @@
+import { stat } from 'node:fs/promises';
 import { hasErrors } from '../../shared/diagnostic.ts';
 import { printable } from '../../shared/printable.ts';
 import { strictSitemapDiagnostics } from '../../sitemap/index.ts';
+import { LastmodSanityCheck } from '../../sitemap/lastmod-sanity.ts';
 import { oneSource, parseCommandArgs } from '../internal/args.ts';
 import { diagnosticJson, diagnosticText } from '../internal/diagnostic-output.ts';
+import { lastmodFindingJson, lastmodFindingText } from '../internal/lastmod-output.ts';
 import { cutReadHint, maxBytesOption, openSitemapSource } from '../internal/open-sitemap-url.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
@@ -18,8 +21,15 @@ the sitemap's host), lastmod in W3C Datetime that the schema accepts, changefreq
 priority values, image/video/news/hreflang extensions, encoding, and the 50,000-URL and
 50 MiB limits. Gzip is read transparently.
 
+It also warns about lastmod values search engines learn to distrust: all identical, equal
+to when the sitemap was generated (a file's modification time) or read, in the future,
+not W3C Datetime, and (a note) dates alone where other values have a time. These are
+warnings about the whole file: they never make a valid sitemap fail.
+
 Options:
-      --json             one JSON object a line: {file, line, column, severity, code, message}
+      --json             one JSON object a line: {file, line, column, severity, code, message};
+                         lastmod findings have line and column null, and add count and
+                         examples [{loc, lastmod}]
       --max-bytes <size> most bytes read, after gzip (default 100MiB); a sitemap cut there
                          is not valid
   -h, --help             show this help
@@ -52,14 +62,31 @@ export const sitemapValidate: CliCommand = {
       io.stderr(`${printable(file)}: error: HTTP ${failedStatus}\n`);
       return EXIT_PROBLEMS;
     }
+    // When the sitemap was read (a sitemap made on request is made now), and for a file
+    // when it was written: a lastmod equal to either is the generation time.
+    const generatedAt = await modifiedAt(source);
+    const lastmods = new LastmodSanityCheck({
+      readAt: Date.now(),
+      ...(generatedAt === null ? {} : { generatedAt }),
+    });
     let entryCount = 0;
-    for await (const _ of reading) entryCount++;
+    for await (const entry of reading) {
+      entryCount++;
+      lastmods.add(entry);
+    }
     const diagnostics = strictSitemapDiagnostics(reading.diagnostics, {
       kind: reading.kind,
       entryCount,
     });
     for (const d of diagnostics) {
       io.stdout(values.json ? diagnosticJson(file, d) : diagnosticText(file, d, true));
+    }
+    // Warnings about the file as a whole: they never change the exit status.
+    const { findings } = lastmods.result();
+    for (const finding of findings) {
+      io.stdout(
+        values.json ? lastmodFindingJson(file, finding) : lastmodFindingText(file, finding),
+      );
     }
     const hint = cutReadHint(NAME, file, diagnostics, maxBytes);
     if (hint !== null) io.stderr(hint);
@@ -72,6 +99,16 @@ export const sitemapValidate: CliCommand = {
     return hasErrors(diagnostics) ? EXIT_PROBLEMS : EXIT_OK;
   },
 };
+
+/** A file's modification time (epoch ms); null for standard input, a URL or no such file. */
+async function modifiedAt(source: string): Promise<number | null> {
+  if (source === '-' || /^https?:\/\//i.test(source)) return null;
+  try {
+    return (await stat(source)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
 
 /** `1 entry`, `2 entries`. */
 function count(n: number, one: string, many: string): string {

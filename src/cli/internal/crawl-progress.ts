@@ -2,6 +2,7 @@ import type { CrawlEvent, CrawlSummary } from '../../crawl/index.ts';
 import { printable } from '../../shared/printable.ts';
 import type { CliIo } from '../io.ts';
 import { jsonLine } from './json-line.ts';
+import { lastmodFindingLines } from './lastmod-output.ts';
 
 export type ProgressMode = 'tty' | 'log' | 'json' | 'quiet';
 
@@ -117,6 +118,7 @@ export class CrawlProgress {
         : []),
       ...(summary.feeds.length > 0 ? [`${summary.feeds.length} feeds found`] : []),
       ...comparison(summary),
+      ...(summary.lastmodSanity?.findings ?? []).flatMap(lastmodFindingLines),
       ...alerts,
     ];
     // URLs and messages come from the crawled site: shown safe for the terminal.

@@ -1,5 +1,6 @@
 // The counts of a crawl, read from its state one result at a time: what the crawl's summary
 // reports and the crawl report shows, counted by one piece of code so the two always agree.
+import { type LastmodSanity, LastmodSanityCheck } from '../../sitemap/lastmod-sanity.ts';
 import type { CrawlResult, CrawlResultFields } from '../crawl-state.ts';
 import type { SitemapComparison, SiteUnreachable, SkipReason } from '../types.ts';
 import type { SharedCrawlOptions } from './crawl-settings.ts';
@@ -14,6 +15,8 @@ export interface CrawlTotals {
   readonly errors: number;
   readonly skipped: Partial<Record<SkipReason, number>>;
   readonly comparison: SitemapComparison;
+  /** The lastmod checks over what the site's sitemaps say of each URL. */
+  readonly lastmod: LastmodSanity;
   /** The start page's result, when it has one. */
   readonly startResult: CrawlResult | null;
 }
@@ -21,7 +24,8 @@ export interface CrawlTotals {
 /**
  * Counts over every result of the crawl, so a resumed crawl reports all of it, as the same
  * crawl without interruption would: pages requested, listed, left out by reason, failed,
- * and the comparison with the site's sitemaps. Feed it each result with {@link add}.
+ * the comparison with the site's sitemaps, and the lastmod checks over what they say. Feed
+ * it each result with {@link add}.
  */
 export class CrawlTally {
   readonly #start: string;
@@ -37,13 +41,27 @@ export class CrawlTally {
     missingUrls: [] as string[],
   };
 
-  /** `start`: the crawl's normalised start URL. */
-  constructor(start: string) {
+  readonly #lastmod: LastmodSanityCheck;
+
+  /**
+   * `start`: the crawl's normalised start URL. `sitemapReadAt`: when each of the site's
+   * sitemap files was read (`SitemapFileRecord.readAt`), for the lastmod checks.
+   */
+  constructor(start: string, sitemapReadAt: readonly number[] = []) {
     this.#start = start;
+    this.#lastmod = new LastmodSanityCheck({ readAt: sitemapReadAt });
   }
 
   add(result: CrawlResult): void {
     if (result.url === this.#start) this.#startResult = result;
+    const lastmod = result.sitemapLastmod;
+    if (typeof lastmod === 'string') {
+      this.#lastmod.add({
+        loc: result.url,
+        lastmod,
+        lastModified: result.facts?.lastModified ?? null,
+      });
+    }
     if (wasRequested(result)) this.#fetched++;
     if (result.outcome === 'error') this.#errors++;
     if (result.outcome === 'skipped' && result.reason !== null) {
@@ -69,6 +87,7 @@ export class CrawlTally {
       errors: this.#errors,
       skipped: this.#skipped,
       comparison: this.#comparison,
+      lastmod: this.#lastmod.result(),
       startResult: this.#startResult,
     };
   }
@@ -78,8 +97,9 @@ export class CrawlTally {
 export async function tally(
   results: AsyncIterable<CrawlResult>,
   start: string,
+  sitemapReadAt: readonly number[] = [],
 ): Promise<CrawlTotals> {
-  const counted = new CrawlTally(start);
+  const counted = new CrawlTally(start, sitemapReadAt);
   for await (const result of results) counted.add(result);
   return counted.totals;
 }

@@ -2,68 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ReportData, ReportPageRow } from '../report-data.ts';
 import { SAMPLE_COUNTS, sampleReport } from '../test-support/sample-report-data.ts';
-import { checkLastmods, nearAny } from './lastmod-checks.ts';
+import { checkLastmods } from './lastmod-checks.ts';
 import { COL } from './page-columns.ts';
-import { parseW3cDatetime } from './w3c-datetime.ts';
-
-test('parseW3cDatetime reads every W3C Datetime precision, and only W3C Datetime', () => {
-  const day = Date.UTC(2026, 1, 3);
-  const cases: [string, { start: number; end: number; dateOnly: boolean } | null][] = [
-    ['2026', { start: Date.UTC(2026, 0, 1), end: Date.UTC(2027, 0, 1), dateOnly: true }],
-    ['2026-02', { start: Date.UTC(2026, 1, 1), end: Date.UTC(2026, 2, 1), dateOnly: true }],
-    ['2026-02-03', { start: day, end: day + 86_400_000, dateOnly: true }],
-    [
-      '2026-02-03T10:20Z',
-      { start: Date.UTC(2026, 1, 3, 10, 20), end: Date.UTC(2026, 1, 3, 10, 20), dateOnly: false },
-    ],
-    [
-      '2026-02-03T10:20:30+01:00',
-      {
-        start: Date.UTC(2026, 1, 3, 9, 20, 30),
-        end: Date.UTC(2026, 1, 3, 9, 20, 30),
-        dateOnly: false,
-      },
-    ],
-    [
-      '2026-02-03T10:20:30.5-02:30',
-      {
-        start: Date.UTC(2026, 1, 3, 12, 50, 30, 500),
-        end: Date.UTC(2026, 1, 3, 12, 50, 30, 500),
-        dateOnly: false,
-      },
-    ],
-    [
-      '2026-02-03T10:20:30',
-      {
-        start: Date.UTC(2026, 1, 3, 10, 20, 30),
-        end: Date.UTC(2026, 1, 3, 10, 20, 30),
-        dateOnly: false,
-      },
-    ],
-    ['2026-02-30', null],
-    ['2026-13-01', null],
-    ['2026-02-03T25:00Z', null],
-    ['not-a-date', null],
-    ['03/02/2026', null],
-    ['', null],
-  ];
-  for (const [value, expected] of cases) assert.deepEqual(parseW3cDatetime(value), expected, value);
-});
-
-test('nearAny finds a time within the tolerance in a sorted list', () => {
-  const times = [100, 500, 1000];
-  const cases: [number, number, boolean][] = [
-    [90, 10, true],
-    [89, 10, false],
-    [510, 10, true],
-    [750, 200, false],
-    [1200, 200, true],
-    [1201, 200, false],
-  ];
-  for (const [at, tolerance, expected] of cases)
-    assert.equal(nearAny(times, at, tolerance), expected, `${at}±${tolerance}`);
-  assert.equal(nearAny([], 5, 100), false);
-});
 
 function urlsOf(data: ReportData, indices: readonly number[]): string[] {
   return indices.map((index) => (data.pages[index] as ReportPageRow)[COL.url]);
@@ -136,24 +76,38 @@ test('each check at its edges', () => {
   });
 });
 
-test('all identical: two or more values, all equal', () => {
-  const same = checkLastmods(
-    withLastmods([
-      ['2026-01-01', null],
-      ['2026-01-01', null],
-      ['2026-01-01', null],
-    ]),
-  );
+test('all identical: enough values, all equal (the thresholds are the sitemap check’s)', () => {
+  const times = (n: number, value: string) =>
+    withLastmods(Array.from({ length: n }, () => [value, null] as const));
+  const same = checkLastmods(times(3, '2026-01-01T08:00:00Z'));
   assert.equal(same.allIdentical, true);
-  assert.deepEqual(same.commonest, { value: '2026-01-01', count: 3 });
-  assert.equal(checkLastmods(withLastmods([['2026-01-01', null]])).allIdentical, false);
+  assert.deepEqual(same.commonest, { value: '2026-01-01T08:00:00Z', count: 3 });
+  assert.equal(checkLastmods(times(2, '2026-01-01T08:00:00Z')).allIdentical, false);
+  assert.equal(checkLastmods(times(9, '2026-01-01')).allIdentical, false);
+  assert.equal(checkLastmods(times(10, '2026-01-01')).allIdentical, true);
   assert.equal(
     checkLastmods(
       withLastmods([
-        ['2026-01-01', null],
-        ['2026-01-02', null],
+        ['2026-01-01T08:00:00Z', null],
+        ['2026-01-01T08:00:00Z', null],
+        ['2026-01-02T08:00:00Z', null],
       ]),
     ).allIdentical,
     false,
   );
+});
+
+test('rows without a lastmod are skipped, and indices stay row indices', () => {
+  const data = withLastmods([
+    ['2026-03-01T12:00:00Z', null],
+    ['2026-03-01T12:00:00Z', null],
+  ]);
+  const rows = data.pages.map((row, index) => {
+    const copy = [...row] as unknown[];
+    if (index === 0) copy[COL.sitemapLastmod] = null;
+    return copy as unknown as ReportPageRow;
+  });
+  const found = checkLastmods({ ...data, pages: rows });
+  assert.equal(found.withLastmod, 1);
+  assert.deepEqual(found.generationTime, [1]);
 });

@@ -1,13 +1,15 @@
-// The `<lastmod>` mistakes that make search engines stop trusting a site's lastmod (Google:
-// "we use lastmod if it's consistently and verifiably accurate"). Each check is defined in
-// /work/notes/report-page.md; the definitions are lenient where time zones make a value
-// ambiguous, so a flagged value is wrong in every reading of it.
+// The lastmod checks of the crawl report: the sitemap's own checks (checkLastmodSanity, the
+// same that `sitemap validate` and the crawl summary run), over the report's rows, with
+// every row they name kept so each section can list them.
+import {
+  checkLastmodSanity,
+  type LastmodFindingCode,
+  type LastmodSanity,
+} from '../../sitemap/lastmod-sanity.ts';
 import type { ReportData } from '../report-data.ts';
 import { COL } from './page-columns.ts';
-import { EARLIEST_ZONE_MS, LATEST_ZONE_MS, parseW3cDatetime } from './w3c-datetime.ts';
 
-/** Clock difference tolerated between the site's server and the crawler. */
-export const CLOCK_SKEW_MS = 5 * 60_000;
+export { LASTMOD_CLOCK_SKEW_MS, LASTMOD_IDENTICAL_MIN } from '../../sitemap/lastmod-sanity.ts';
 
 export interface LastmodFindings {
   /** Rows with a `<lastmod>` in the site's sitemaps. */
@@ -16,7 +18,7 @@ export interface LastmodFindings {
   readonly distinct: number;
   /** The most common value and how many rows carry it. */
   readonly commonest: { readonly value: string; readonly count: number } | null;
-  /** Two or more values and all the same. */
+  /** Enough values, and all the same (`lastmod-all-identical`). */
   readonly allIdentical: boolean;
   /** Row indices per check. */
   readonly generationTime: readonly number[];
@@ -43,72 +45,47 @@ export function lastmodReference(data: ReportData): { at: number; what: string }
 }
 
 export function checkLastmods(data: ReportData): LastmodFindings {
-  const fetchTimes = data.sitemaps
+  const readAt = data.sitemaps
     .map((s) => (s.fetchedAt === null ? Number.NaN : Date.parse(s.fetchedAt)))
-    .filter((t) => !Number.isNaN(t))
-    .sort((a, b) => a - b);
+    .filter((t) => !Number.isNaN(t));
   const reference = lastmodReference(data);
+  // One entry per row, so an example's index is its row.
+  const sanity = checkLastmodSanity(
+    data.pages.map((row) => ({
+      loc: row[COL.url],
+      lastmod: row[COL.sitemapLastmod],
+      lastModified: row[COL.lastModified],
+    })),
+    {
+      readAt,
+      ...(reference === null ? {} : { now: reference.at }),
+      examples: Number.POSITIVE_INFINITY,
+    },
+  );
+  const rows = (code: LastmodFindingCode) => rowsOf(sanity, code);
   const counts = new Map<string, number>();
-  const generationTime: number[] = [];
-  const future: number[] = [];
-  const dateOnly: number[] = [];
-  const older: number[] = [];
-  const invalid: number[] = [];
-  let withLastmod = 0;
-  data.pages.forEach((row, index) => {
+  for (const row of data.pages) {
     const value = row[COL.sitemapLastmod];
-    if (value === null) return;
-    withLastmod++;
-    counts.set(value, (counts.get(value) ?? 0) + 1);
-    const parsed = parseW3cDatetime(value);
-    if (parsed === null) {
-      invalid.push(index);
-      return;
-    }
-    if (parsed.dateOnly) dateOnly.push(index);
-    else if (nearAny(fetchTimes, parsed.start, CLOCK_SKEW_MS)) generationTime.push(index);
-    if (reference !== null) {
-      const surelyLater = parsed.dateOnly
-        ? parsed.start - EARLIEST_ZONE_MS > reference.at
-        : parsed.start > reference.at + CLOCK_SKEW_MS;
-      if (surelyLater) future.push(index);
-    }
-    const header = row[COL.lastModified];
-    const modified = header === null ? Number.NaN : Date.parse(header);
-    if (!Number.isNaN(modified)) {
-      const isOlder = parsed.dateOnly
-        ? modified >= parsed.end + LATEST_ZONE_MS
-        : modified - parsed.start >= 1000;
-      if (isOlder) older.push(index);
-    }
-  });
+    if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
   let commonest: { value: string; count: number } | null = null;
   for (const [value, count] of counts) {
     if (commonest === null || count > commonest.count) commonest = { value, count };
   }
   return {
-    withLastmod,
+    withLastmod: sanity.withLastmod,
     distinct: counts.size,
     commonest,
-    allIdentical: withLastmod >= 2 && counts.size === 1,
-    generationTime,
-    future,
-    dateOnly,
-    olderThanLastModified: older,
-    invalid,
+    allIdentical: sanity.findings.some((f) => f.code === 'lastmod-all-identical'),
+    generationTime: rows('lastmod-generation-time'),
+    future: rows('lastmod-future'),
+    dateOnly: rows('lastmod-date-only'),
+    olderThanLastModified: rows('lastmod-older-than-page'),
+    invalid: rows('lastmod-invalid'),
     reference,
   };
 }
 
-/** Whether some value of the sorted `times` lies within `tolerance` of `at` (binary search). */
-export function nearAny(times: readonly number[], at: number, tolerance: number): boolean {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((times[middle] as number) < at - tolerance) low = middle + 1;
-    else high = middle;
-  }
-  const candidate = times[low];
-  return candidate !== undefined && candidate <= at + tolerance;
+function rowsOf(sanity: LastmodSanity, code: LastmodFindingCode): number[] {
+  return sanity.findings.find((f) => f.code === code)?.examples.map((e) => e.index) ?? [];
 }

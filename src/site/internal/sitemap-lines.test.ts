@@ -103,3 +103,34 @@ describe('sitemapPartChunks', () => {
     assert.notDeepEqual(again.rests, lines.rests);
   });
 });
+
+describe('what the site handler writes of each page', () => {
+  test('a full timestamp with its zone, to the second; no changefreq or priority', () => {
+    const times = [Date.UTC(2026, 10, 24, 10, 15), Date.UTC(2026, 10, 24, 10, 15, 7, 999), 0];
+    const pages = times.map(
+      (lastModified, i): SiteEntry => ({
+        page: { path: `p${i}.md`, lastModified } as PageMeta,
+        idPath: `/p${i}`,
+        aliasPath: null,
+        canonicalPath: `/p${i}`,
+        listed: true,
+      }),
+    );
+    const lines = buildSitemapLines(pages, new Map());
+    assert.deepEqual(lines.rests, [
+      '/p0</loc><lastmod>2026-11-24T10:15:00Z</lastmod></url>\n',
+      '/p1</loc><lastmod>2026-11-24T10:15:07Z</lastmod></url>\n',
+      '/p2</loc><lastmod>1970-01-01T00:00:00Z</lastmod></url>\n',
+    ]);
+    assert.doesNotMatch(lines.head + lines.rests.join('') + lines.tail, /changefreq|priority/);
+  });
+
+  test('w3cSeconds: UTC, to the second, never a date alone', () => {
+    const cases: [number, string][] = [
+      [Date.UTC(2026, 10, 24, 10, 15), '2026-11-24T10:15:00Z'],
+      [Date.UTC(2026, 10, 24, 23, 59, 59, 999), '2026-11-24T23:59:59Z'],
+      [Date.UTC(2026, 10, 24), '2026-11-24T00:00:00Z'],
+    ];
+    for (const [ms, expected] of cases) assert.equal(w3cSeconds(ms), expected);
+  });
+});

@@ -24,7 +24,7 @@ export interface FilePlanOptions {
   readonly baseUrl: string;
   readonly gzip?: boolean;
   readonly partsDir?: string;
-  readonly indexLastmod?: string;
+  readonly indexLastmod?: string | Date;
 }
 
 // Relative folder names that mean the same on disk and in a URL path.

@@ -2,9 +2,9 @@ import { escapeXmlText } from '../../shared/xml/xml-escape.ts';
 import type {
   SitemapAlternate,
   SitemapImage,
-  SitemapIndexEntry,
+  SitemapIndexEntryInput,
   SitemapNews,
-  SitemapUrl,
+  SitemapUrlInput,
 } from '../types.ts';
 import { CHANGEFREQS } from './protocol-limits.ts';
 import {
@@ -36,7 +36,7 @@ export interface UrlElementOptions {
 }
 
 /** The extensions an entry uses, so a one-document writer can declare exactly those. */
-export function extensionsUsed(entry: SitemapUrl, into: Set<SitemapExtension>): void {
+export function extensionsUsed(entry: SitemapUrlInput, into: Set<SitemapExtension>): void {
   if ((entry.alternates?.length ?? 0) > 0) into.add('xhtml');
   if ((entry.images?.length ?? 0) > 0) into.add('image');
   if ((entry.videos?.length ?? 0) > 0) into.add('video');
@@ -56,7 +56,7 @@ export function elementMarkup(element: XmlElement, indent: string | null): strin
  * a third of the work, which is most of the writer's time.
  */
 export function urlMarkup(
-  entry: SitemapUrl,
+  entry: SitemapUrlInput,
   options: UrlElementOptions,
   fail: Fail,
   indent: string | null,
@@ -95,7 +95,11 @@ export function urlMarkup(
  * `<url>` for one entry, children in the order the schemas require: the sitemaps.org
  * elements first, then the extensions (free order among themselves, fixed inside each).
  */
-export function urlElement(entry: SitemapUrl, options: UrlElementOptions, fail: Fail): XmlElement {
+export function urlElement(
+  entry: SitemapUrlInput,
+  options: UrlElementOptions,
+  fail: Fail,
+): XmlElement {
   if (typeof entry !== 'object' || entry === null) fail('is not an object');
   const children: XmlElement[] = [
     leaf('loc', checkUrl(entry.loc, 'loc', fail, optionalOrigin(options.origin, true))),
@@ -139,7 +143,7 @@ export function urlElement(entry: SitemapUrl, options: UrlElementOptions, fail: 
 
 /** `<sitemap>` of a sitemap index. */
 export function indexElement(
-  entry: SitemapIndexEntry,
+  entry: SitemapIndexEntryInput,
   origin: string | undefined,
   fail: Fail,
 ): XmlElement {

@@ -80,11 +80,25 @@ const W3C_DATETIME =
  * A time without a zone is refused too: W3C requires one, and a local time is ambiguous.
  */
 export function checkDatetime(value: unknown, field: string, fail: Fail): string {
-  if (typeof value !== 'string') fail(`${field} is not a string`);
+  if (value instanceof Date) return dateToSeconds(value, field, fail);
+  if (typeof value !== 'string') fail(`${field} is not a string or a Date`);
   if (isNormalDatetime(value)) return value;
   const normal = normalizeDatetime(value);
   if (normal.problem !== undefined) fail(`${field} ${quote(value)} ${normal.problem}`);
   return normal.value;
+}
+
+/**
+ * A `Date` as a full timestamp with its zone, to the second in UTC (`2026-11-24T10:15:00Z`):
+ * never a date alone, which would drop the time engines can use, and no milliseconds, which
+ * no engine uses. Years outside 1-9999 are refused as W3C Datetime has four digits.
+ */
+function dateToSeconds(value: Date, field: string, fail: Fail): string {
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) fail(`${field} is an invalid Date`);
+  const year = value.getUTCFullYear();
+  if (year < 1 || year > 9999) fail(`${field} ${value.toISOString()} is outside years 1-9999`);
+  return `${new Date(ms - (((ms % 1000) + 1000) % 1000)).toISOString().slice(0, 19)}Z`;
 }
 
 /** {@link checkDatetime}'s rules by the book: the normal form, or what is wrong. */

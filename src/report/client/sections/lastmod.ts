@@ -3,13 +3,13 @@ import type { ReportData } from '../../report-data.ts';
 import type { ReportAnalysis } from '../analysis.ts';
 import { el, facts, section } from '../dom.ts';
 import { formatCount } from '../format.ts';
-import { CLOCK_SKEW_MS } from '../lastmod-checks.ts';
+import { LASTMOD_CLOCK_SKEW_MS, LASTMOD_IDENTICAL_MIN } from '../lastmod-checks.ts';
 import { pageList } from './page-list.ts';
 
 export function lastmodSection(data: ReportData, analysis: ReportAnalysis): HTMLElement {
   const part = section('lastmod', 'lastmod sanity');
   const found = analysis.lastmod;
-  const skewMinutes = CLOCK_SKEW_MS / 60_000;
+  const skewMinutes = LASTMOD_CLOCK_SKEW_MS / 60_000;
   part.append(
     el('p', {
       className: 'definition',
@@ -38,9 +38,9 @@ export function lastmodSection(data: ReportData, analysis: ReportAnalysis): HTML
       className: found.allIdentical ? 'problem' : 'none',
       text: found.allIdentical
         ? `All ${formatCount(found.withLastmod)} lastmod values are ${found.commonest?.value ?? ''}: a lastmod that never differs says nothing.`
-        : found.withLastmod < 2
-          ? 'Fewer than two URLs have a lastmod.'
-          : 'No: the values differ.',
+        : found.distinct > 1
+          ? 'No: the values differ.'
+          : `Too few to tell: it takes ${LASTMOD_IDENTICAL_MIN.withTime} equal values with a time, or ${LASTMOD_IDENTICAL_MIN.dateOnly} equal dates.`,
     }),
   );
   part.append(identical);
@@ -86,7 +86,7 @@ export function lastmodSection(data: ReportData, analysis: ReportAnalysis): HTML
       columns: [...columns],
       title: 'Date only',
       definition:
-        'Values without a time: valid, but a page that changes twice a day cannot say so.',
+        'Values without a time, where a time was at hand (other values have one, or the page’s Last-Modified gives one): valid, but a page that changes twice a day cannot say so.',
     }),
   );
   return part;
