@@ -1,6 +1,7 @@
 import { printable } from '../shared/printable.ts';
 import { isWaymarkError } from '../shared/waymark-error.ts';
 import { crawlCommand } from './commands/crawl.ts';
+import { indexnow } from './commands/indexnow.ts';
 import { navmapCommand } from './commands/navmap.ts';
 import { reportCommand } from './commands/report.ts';
 import { robots } from './commands/robots.ts';
@@ -12,6 +13,7 @@ import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.ts';
 /** Every top-level command. Registering one here is all it takes to add it. */
 const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
   crawl: crawlCommand,
+  indexnow,
   navmap: navmapCommand,
   report: reportCommand,
   robots,

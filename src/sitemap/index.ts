@@ -12,6 +12,13 @@
  * @module
  */
 export type {
+  SitemapDiff,
+  SitemapDiffEntry,
+  SitemapDiffSource,
+  SitemapLastmodChange,
+} from './diff-sitemaps.ts';
+export { diffSitemaps } from './diff-sitemaps.ts';
+export type {
   SitemapExtension,
   SitemapWriteResult,
   SitemapWriterOptions,
@@ -26,6 +33,21 @@ export {
   UrlsetWriter,
 } from './format-sitemap.ts';
 export type { SitemapInput } from './internal/byte-source.ts';
+export type {
+  LastmodEntry,
+  LastmodExample,
+  LastmodFinding,
+  LastmodFindingCode,
+  LastmodSanity,
+  LastmodSanityOptions,
+} from './lastmod-sanity.ts';
+export {
+  checkLastmodSanity,
+  LASTMOD_CLOCK_SKEW_MS,
+  LASTMOD_GENERATION_SHARE,
+  LASTMOD_IDENTICAL_MIN,
+  LastmodSanityCheck,
+} from './lastmod-sanity.ts';
 export type { ReadSitemapOptions, SitemapReading } from './read-sitemap.ts';
 export { DEFAULT_MAX_SITEMAP_BYTES, parseSitemap, readSitemap } from './read-sitemap.ts';
 export type { SitemapEndOptions, SitemapParserOptions } from './sitemap-parser.ts';
@@ -34,14 +56,17 @@ export { strictSitemapDiagnostics } from './strict-diagnostics.ts';
 export type {
   Changefreq,
   Diagnostic,
+  LastmodInput,
   SitemapAlternate,
   SitemapDocument,
   SitemapEntry,
   SitemapImage,
   SitemapIndexEntry,
+  SitemapIndexEntryInput,
   SitemapKind,
   SitemapNews,
   SitemapUrl,
+  SitemapUrlInput,
   SitemapVideo,
 } from './types.ts';
 export type {

@@ -1,4 +1,5 @@
 import type { FetchFunction } from '../../http/index.ts';
+import { abortableSleep } from '../../shared/abortable-sleep.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { pathFilter } from '../../url/index.ts';
 import type { CrawlOptions } from '../types.ts';
@@ -124,7 +125,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
       fetch: options.fetch,
       signal: options.signal,
       now: options.now ?? Date.now,
-      sleep: options.sleep ?? defaultSleep,
+      sleep: options.sleep ?? abortableSleep,
     },
   };
 }
@@ -202,22 +203,4 @@ export function differingOptions(
     differences.push(`${key}${flag === '' ? '' : ` (${flag})`}: stored ${was}, given ${now}`);
   }
   return differences;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
