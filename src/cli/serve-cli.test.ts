@@ -6,69 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { SiteServer } from '../site/start-site-server.ts';
 import { locs } from '../site/test-support/content-root.ts';
-import { createServeCommand } from './commands/serve.ts';
-import type { CliIo } from './io.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
+import { serve, until } from './test-support/serve-in-process.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/content/', import.meta.url));
-
-interface Running {
-  readonly server: SiteServer;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  stop(): Promise<number>;
-}
-
-/** Runs `waymark serve <args>` in-process until stop(). */
-async function serve(args: readonly string[]): Promise<Running> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (text) => {
-      out += text;
-    },
-    stderr: (text) => {
-      err += text;
-    },
-    readStdin: async () => new Uint8Array(),
-    readFile: async () => new Uint8Array(),
-    openFile: () => {
-      throw new Error('not used');
-    },
-    env: {},
-    stderrIsTTY: false,
-    version: '0.0.0-test',
-  };
-  const stop = new AbortController();
-  let listening: (server: SiteServer) => void = () => {};
-  const started = new Promise<SiteServer>((resolve) => {
-    listening = resolve;
-  });
-  const exit = createServeCommand({ stop: stop.signal, onListening: listening }).run(args, io);
-  const server = await Promise.race([
-    started,
-    exit.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`))),
-  ]);
-  return {
-    server,
-    stdout: () => out,
-    stderr: () => err,
-    stop: () => {
-      stop.abort();
-      return exit;
-    },
-  };
-}
-
-/** Waits for `condition`, checking every 20 ms; fails after 20 s. */
-async function until(condition: () => boolean, what: () => string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 20_000) assert.fail(`never happened; so far:\n${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** How many lines of `text` match `line`. */
 function count(text: string, line: RegExp): number {

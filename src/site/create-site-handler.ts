@@ -5,7 +5,9 @@ import { fingerprint, notModified } from './internal/conditional.ts';
 import type { SiteDiagnosticsReport } from './internal/diagnostics-reporter.ts';
 import { DocumentNames } from './internal/document-names.ts';
 import { documentResponse } from './internal/document-response.ts';
+import { IndexNowPusher, type SiteIndexNowReport } from './internal/indexnow-pusher.ts';
 import { plainResponse } from './internal/plain-response.ts';
+import { pollChanges } from './internal/poll-changes.ts';
 import { RenderPool } from './internal/render-pool.ts';
 import { RenderedPages } from './internal/rendered-pages.ts';
 import { requestOrigin } from './internal/request-origin.ts';
@@ -21,7 +23,7 @@ import {
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
-export type { SiteDiagnostic, SiteDiagnosticsReport };
+export type { SiteDiagnostic, SiteDiagnosticsReport, SiteIndexNowReport };
 
 export interface SiteHandlerOptions {
   /** The content root. */
@@ -58,10 +60,13 @@ export interface SiteHandlerOptions {
    * is reported without a request. `waymark serve` prints them.
    */
   readonly onDiagnostics?: (report: SiteDiagnosticsReport) => void;
+  /**
+   * Told after each IndexNow submission (with `indexnow` in the configuration): the URLs,
+   * the status and its meaning, and what is kept for the next try. `waymark serve` prints
+   * one line per call.
+   */
+  readonly onIndexNow?: (report: SiteIndexNowReport) => void;
 }
-
-/** How often problems are looked for without a request, by revalidation mode. */
-const DIAGNOSTICS_POLL_MS = { watch: 1000, stat: 5000 } as const;
 
 /** What a Markdown document may cost by default (marked takes seconds on some inputs). */
 const DEFAULT_RENDER_TIMEOUT_MS = 5000;
@@ -102,7 +107,25 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   const now = options.now ?? Date.now;
   // Changes between processes must not reuse ETags from an earlier run.
   const boot = Date.now().toString(36);
-  const poller = options.onDiagnostics === undefined ? null : pollDiagnostics(keeper);
+  const pusher = new IndexNowPusher({
+    refresh: () => current(),
+    ...(options.onIndexNow === undefined ? {} : { onReport: options.onIndexNow }),
+  });
+  /** The state as the disk is now; IndexNow sees every new one. */
+  async function current(): Promise<SiteState> {
+    const state = await keeper.current();
+    pusher.observe(state);
+    return state;
+  }
+  // Changes are looked for without a request while someone listens for problems, or while
+  // IndexNow is on (it must see an edit to submit it).
+  const poller = pollChanges(
+    keeper,
+    current,
+    () => options.onDiagnostics !== undefined || keeper.config?.indexnow != null,
+  );
+  // IndexNow's baseline: what is there at start is not submitted.
+  if (keeper.config?.indexnow != null) current().catch(() => {});
   const handler = async (request: Request): Promise<Response> => {
     try {
       return await respond(request);
@@ -115,8 +138,12 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const url = URL.parse(request.url);
     const path = url?.pathname ?? '/';
     const route = routeOf(path);
-    if (route === null && options.serveDocuments !== true)
-      return plainResponse(404, 'Not found\n', request.method === 'HEAD');
+    // Without documents, only robots.txt, the sitemaps and the IndexNow key file are served.
+    if (route === null && options.serveDocuments !== true) {
+      // Key files end in .txt: other paths need no state to answer 404.
+      const keyPath = path.endsWith('.txt') ? (await current()).reserved.indexNowKeyPath : null;
+      if (path !== keyPath) return plainResponse(404, 'Not found\n', request.method === 'HEAD');
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('Method not allowed\n', {
         status: 405,
@@ -124,12 +151,21 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
       });
     }
     const head = request.method === 'HEAD';
-    const state = await keeper.current();
+    const state = await current();
     if (state.unavailable !== null) {
       // Fail closed: to a crawler, robots.txt answering 5xx means "crawl nothing for now".
       const response = plainResponse(503, `Service unavailable: ${state.unavailable}\n`, head);
       response.headers.set('retry-after', '60');
       return response;
+    }
+    const keyPath = state.reserved.indexNowKeyPath;
+    if (route === null && keyPath !== null && path === keyPath && state.config.indexnow !== null) {
+      // IndexNow's proof of ownership: the key, as UTF-8 text.
+      return body(
+        state.config.indexnow.key,
+        { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' },
+        head,
+      );
     }
     const origin = requestOrigin(request, state.config);
     if (!origin.ok) return plainResponse(400, `Bad request: ${origin.message}\n`, head);
@@ -186,40 +222,13 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   }
 
   handler.close = async () => {
-    await poller?.stop();
+    await poller.stop();
+    await pusher.close();
     await pool.close();
     await keeper.close();
   };
-  handler.diagnostics = async () => (await keeper.current()).diagnostics;
+  handler.diagnostics = async () => (await current()).diagnostics;
   return handler;
-}
-
-/**
- * Rebuilds the state now and then, so problems are reported as files change, not only when
- * a request comes. One rebuild at a time; the timer does not keep the process alive.
- */
-function pollDiagnostics(keeper: SiteStateKeeper): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let running: Promise<void> = Promise.resolve();
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = keeper.current().then(
-        () => schedule(),
-        () => schedule(),
-      );
-    }, DIAGNOSTICS_POLL_MS[keeper.mode]);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-      await running;
-    },
-  };
 }
 
 /** robots, sitemap, index or part-<n>; null for any other path. */

@@ -18,6 +18,7 @@ export type {
   SiteDiagnosticsReport,
   SiteHandler,
   SiteHandlerOptions,
+  SiteIndexNowReport,
 } from './create-site-handler.ts';
 export { createSiteHandler } from './create-site-handler.ts';
 export type { PageAccess } from './internal/sidecar.ts';
@@ -36,7 +37,10 @@ export type {
   ReservedPathInput,
   SiteConfig,
   SiteConfigReading,
+  SiteContentUsage,
+  SiteIndexNowConfig,
   SiteRobotsRule,
+  SiteRobotsUsage,
 } from './site-config.ts';
 export { DEFAULT_SITE_CONFIG, parseSiteConfig, resolveSiteConfig } from './site-config.ts';
 export type { SiteServer, SiteServerOptions } from './start-site-server.ts';

@@ -1,6 +1,7 @@
 import { parseRobots } from '../robots/index.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
-import type { ReservedPathInput } from './site-config.ts';
+import { keyFilePathOf } from './internal/crawler-config-checks.ts';
+import type { ReservedPathInput, SiteIndexNowConfig } from './site-config.ts';
 
 /** One reserved path: nothing on the content root may take it. */
 export interface ReservedPath {
@@ -50,6 +51,8 @@ const MAX_CHECKED_PATTERN = 256;
 export class ReservedPaths {
   /** Every entry, built-ins first, then the admin prefix, then the configured ones. */
   readonly entries: readonly ReservedPath[];
+  /** The URL path of the IndexNow key file (`/<key>.txt`), or null without IndexNow. */
+  readonly indexNowKeyPath: string | null;
   /** The admin prefix as a path without its trailing slash (`/cms`), lower-cased. */
   readonly #adminMarker: string;
   /** Its path segments of three characters or more, lower-cased (`cms`). */
@@ -60,6 +63,8 @@ export class ReservedPaths {
   constructor(config: {
     readonly adminPath: string;
     readonly reserved?: readonly ReservedPathInput[];
+    /** With IndexNow, its key file is reserved too (exact, never published). */
+    readonly indexnow?: SiteIndexNowConfig | null;
   }) {
     const admin = normalizePath(config.adminPath, true);
     this.#adminMarker = admin.path.replace(/\/$/, '').toLowerCase();
@@ -93,9 +98,31 @@ export class ReservedPaths {
         );
       }
     }
+    const keyFile =
+      config.indexnow === undefined || config.indexnow === null
+        ? null
+        : keyFilePathOf(config.indexnow.keyLocation, config.indexnow.key);
+    if (keyFile !== null) {
+      // Checked against every other entry: a key file under the admin area or a reserved
+      // path would be served where nothing may be.
+      const taken = entries.find((entry) => overlaps(entry, keyFile.toLowerCase()));
+      if (taken !== undefined) {
+        throw new WaymarkError(
+          'invalid-argument',
+          `invalid site configuration: indexnow: the key file ${keyFile} overlaps ${taken.path} (${taken.reason})`,
+        );
+      }
+      entries.push({
+        path: keyFile,
+        prefix: false,
+        publish: false,
+        reason: 'the IndexNow key file',
+      });
+    }
     this.entries = entries.map((entry) =>
       entry.publish && this.revealsAdmin(entry.path) ? { ...entry, publish: false } : entry,
     );
+    this.indexNowKeyPath = keyFile;
   }
 
   /**

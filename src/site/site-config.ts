@@ -1,7 +1,19 @@
+import type { CrawlerPurpose } from '../robots/agents/crawler-registry.ts';
+import type { PurposeDecision } from '../robots/agents/purpose-policy.ts';
 import type { RobotsPolicyGroup } from '../robots/index.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from '../sitemap/index.ts';
+import { fromYaml } from './internal/config-yaml-forms.ts';
+import {
+  type Checked,
+  checkContentUsage,
+  checkIndexNow,
+  checkRobotsPurposes,
+  checkRobotsUsage,
+  contentUsageNotes,
+  crossCheck,
+} from './internal/crawler-config-checks.ts';
 import { readYaml, type YamlPosition } from './internal/read-yaml.ts';
 import { fixedOrigin } from './internal/request-origin.ts';
 
@@ -13,6 +25,45 @@ export interface SiteRobotsRule {
 
 /** An extra reserved path: `'drafts/'` (a prefix, ends with `/`) or `'cart.html'` (exact). */
 export type ReservedPathInput = string | { readonly path: string; readonly publish?: boolean };
+
+/**
+ * IndexNow for a site: its key file is served, and changed public pages are submitted. Needs
+ * `origin` (IndexNow submits the URLs of one fixed host).
+ */
+export interface SiteIndexNowConfig {
+  /** The key: 8 to 128 characters of `a-z`, `A-Z`, `0-9` and `-`. */
+  readonly key: string;
+  /** Where to submit (default `https://api.indexnow.org/indexnow`, shared by every engine). */
+  readonly endpoint?: string;
+  /**
+   * Where the key file is served: a `.txt` file at the root of the site, as a path
+   * (`/indexnow-key.txt`) or a URL on `origin`. Default `/<key>.txt`.
+   */
+  readonly keyLocation?: string;
+  /** How long changes are collected before they are submitted together (default 5,000 ms). */
+  readonly debounceMs?: number;
+  /** The least time between the starts of two submissions (default 10,000 ms). */
+  readonly minIntervalMs?: number;
+}
+
+/**
+ * The `Content-Usage` header of documents without their own (sidecar `contentUsage`): one
+ * value for all (`train-ai=n`), or values by URL path prefix (`{ '/': 'train-ai=n',
+ * '/blog/': 'train-ai=y' }`: the longest prefix of the document's URL wins).
+ */
+export type SiteContentUsage = string | Readonly<Record<string, string>>;
+
+/**
+ * A robots.txt usage line (draft-ietf-aipref-attach's `Content-Usage`, Cloudflare's
+ * `Content-Signal`), written in every group whose crawlers may fetch anything.
+ */
+export interface SiteRobotsUsage {
+  readonly field: 'content-usage' | 'content-signal';
+  /** `train-ai=n` (Content-Usage), `search=yes, ai-train=no` (Content-Signal). */
+  readonly value: string;
+  /** The URL path the line is limited to (default: the whole site). */
+  readonly path?: string;
+}
 
 /** How `waymark/site` publishes a content root. Every key has a default. */
 export interface SiteConfig {
@@ -40,6 +91,20 @@ export interface SiteConfig {
   readonly maxUrls: number;
   /** Bytes per sitemap before it splits (default and maximum 50 MiB). */
   readonly maxBytes: number;
+  /** IndexNow (default null: off). */
+  readonly indexnow: SiteIndexNowConfig | null;
+  /** The `Content-Usage` header of documents without a sidecar value (default null: none). */
+  readonly contentUsage: SiteContentUsage | null;
+  /**
+   * robots.txt by crawler purpose (`{ 'ai-training': 'disallow', search: 'allow' }`),
+   * expanded from the known-crawler registry into groups after the configured ones.
+   */
+  readonly robotsPurposes: Readonly<Partial<Record<CrawlerPurpose, PurposeDecision>>>;
+  /**
+   * robots.txt usage lines, for the `User-agent: *` group and every other group whose
+   * crawlers may fetch anything (a crawler reads only the group that names it).
+   */
+  readonly robotsUsage: readonly SiteRobotsUsage[];
 }
 
 /** The defaults every missing key takes. */
@@ -53,6 +118,10 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   trustProxy: false,
   maxUrls: MAX_SITEMAP_URLS,
   maxBytes: MAX_SITEMAP_BYTES,
+  indexnow: null,
+  contentUsage: null,
+  robotsPurposes: {},
+  robotsUsage: [],
 };
 
 /** What {@link parseSiteConfig} read: the keys it understood, and what it did not. */
@@ -106,6 +175,12 @@ export function parseSiteConfig(text: string): SiteConfigReading {
     const checked = checkKey(key as keyof SiteConfig, fromYaml(key, raw));
     if (checked.ok) config[key] = checked.value;
     else diagnostics.push(diag('config-invalid', 'error', `${key}: ${checked.message}`, at));
+    // Terms the usage vocabulary does not know: told, still sent as written.
+    if (checked.ok && key === 'contentUsage') {
+      for (const note of contentUsageNotes(checked.value)) {
+        diagnostics.push(diag(note.code, note.severity, `contentUsage: ${note.message}`, at));
+      }
+    }
   }
   return { config: config as Partial<SiteConfig>, diagnostics };
 }
@@ -130,10 +205,11 @@ export function resolveSiteConfig(...layers: readonly Partial<SiteConfig>[]): Si
       merged[key] = checked.value;
     }
   }
-  return merged as unknown as SiteConfig;
+  const config = merged as unknown as SiteConfig;
+  const problem = crossCheck(config);
+  if (problem !== null) throw invalid(problem);
+  return config;
 }
-
-type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
 function checkKey(key: keyof SiteConfig, raw: unknown): Checked {
   const fail = (message: string): Checked => ({ ok: false, message });
@@ -190,6 +266,14 @@ function checkKey(key: keyof SiteConfig, raw: unknown): Checked {
         )
         ? { ok: true, value: raw }
         : fail('must be a list of { userAgents: [...], rules: [...] } groups');
+    case 'indexnow':
+      return checkIndexNow(raw);
+    case 'contentUsage':
+      return checkContentUsage(raw);
+    case 'robotsPurposes':
+      return checkRobotsPurposes(raw);
+    case 'robotsUsage':
+      return checkRobotsUsage(raw);
   }
 }
 
@@ -206,35 +290,6 @@ function isRule(rule: unknown): boolean {
     (r['directive'] === 'allow' || r['directive'] === 'disallow') &&
     typeof r['pattern'] === 'string'
   );
-}
-
-/** YAML's short rule form `{ disallow: /x/ }` becomes `{ directive, pattern }`. */
-function fromYaml(key: string, raw: unknown): unknown {
-  const rules = (list: unknown): unknown =>
-    Array.isArray(list) ? list.map((rule) => shortRule(rule)) : list;
-  if (key === 'robotsRules') return rules(raw);
-  if (key === 'robotsGroups' && Array.isArray(raw)) {
-    return raw.map((g) =>
-      typeof g === 'object' && g !== null
-        ? { ...g, rules: rules((g as { rules?: unknown }).rules) }
-        : g,
-    );
-  }
-  return raw;
-}
-
-function shortRule(rule: unknown): unknown {
-  if (typeof rule !== 'object' || rule === null) return rule;
-  const entries = Object.entries(rule as Record<string, unknown>);
-  const only = entries[0];
-  if (
-    entries.length === 1 &&
-    only !== undefined &&
-    (only[0] === 'allow' || only[0] === 'disallow')
-  ) {
-    return { directive: only[0], pattern: only[1] === null ? '' : only[1] };
-  }
-  return rule;
 }
 
 function diag(

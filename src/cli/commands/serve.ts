@@ -1,5 +1,5 @@
 import { printable } from '../../shared/printable.ts';
-import type { SiteDiagnostic } from '../../site/create-site-handler.ts';
+import type { SiteDiagnostic, SiteIndexNowReport } from '../../site/create-site-handler.ts';
 import { SITE_CONFIG_FILE } from '../../site/page-meta-cache.ts';
 import { type SiteServer, startSiteServer } from '../../site/start-site-server.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
@@ -31,7 +31,11 @@ document at its alias and at /id/<hex>, and at / a noindex list of the sitemap's
 by first heading and grouped by folder. Problems with sidecars and the configuration are
 printed to stderr as file:line:column, at start and whenever a file changes (a fixed one
 as "resolved"). A broken <root>/waymark.site.yaml makes every answer 503 until it is
-fixed (a later broken edit keeps the last good one). Stops on Ctrl-C.
+fixed (a later broken edit keeps the last good one).
+
+With indexnow: { key, endpoint } in the configuration (and an origin), serves the key
+file at /<key>.txt and submits the URLs of changed public pages to IndexNow, printing
+one line per submission (accepted on stdout, not accepted on stderr). Stops on Ctrl-C.
 `;
 
 /** How the command waits to be stopped; tests pass an AbortSignal instead of signals. */
@@ -91,6 +95,11 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
           for (const d of found) io.stderr(problemLine(d, d.severity));
           for (const d of resolved) io.stderr(problemLine(d, 'resolved'));
         },
+        onIndexNow: (report) => {
+          const line = indexNowLine(report);
+          if (report.ok) io.stdout(line);
+          else io.stderr(line);
+        },
       });
       io.stdout(`${NAME}: ${root} at ${server.origin}/ (sitemap: ${server.origin}/sitemap.xml)\n`);
       options.onListening?.(server);
@@ -108,6 +117,24 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
 function problemLine(d: SiteDiagnostic, what: string): string {
   const document = d.file === d.path || d.path === SITE_CONFIG_FILE ? '' : ` (${d.path})`;
   return `${printable(d.file)}:${d.line}:${d.column}: ${what}: ${printable(d.message)} [${printable(d.code)}]${printable(document)}\n`;
+}
+
+/**
+ * One line per IndexNow submission: `waymark serve: indexnow: 2 URLs submitted to <endpoint>:
+ * 202 Accepted: ...`, or, not accepted, the status, and what is kept for the next try.
+ */
+function indexNowLine(report: SiteIndexNowReport): string {
+  const count = `${report.urls.length} URL${report.urls.length === 1 ? '' : 's'}`;
+  const status = report.status === null ? '' : `${report.status} `;
+  const verb = report.ok ? 'submitted to' : 'not accepted by';
+  let line = `${NAME}: indexnow: ${count} ${verb} ${printable(report.endpoint)}: ${status}${printable(report.meaning)}`;
+  if (report.error !== undefined) line += ` (${printable(report.error)})`;
+  if (report.retrying > 0 && report.retryAt !== null) {
+    const seconds = Math.max(0, Math.ceil((report.retryAt - Date.now()) / 1000));
+    line += `; ${report.retrying} kept, next try in ${seconds} s`;
+  }
+  if (report.dropped > 0) line += `; ${report.dropped} given up`;
+  return `${line}\n`;
 }
 
 /** The command as registered: runs until SIGINT or SIGTERM. */

@@ -1,6 +1,7 @@
 import { dirname, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { contentTypeFor } from './content-type.ts';
+import { documentContentUsage } from './content-usage-value.ts';
 import { type DocumentNames, fileName } from './document-names.ts';
 import { MAX_MARKDOWN_BYTES, readText } from './document-text.ts';
 import { displayText } from './first-heading.ts';
@@ -44,6 +45,13 @@ export async function documentResponse(
   const opened = await openDocument(state.root, entry.page);
   if (opened === null) return plainResponse(404, 'Not found\n', head);
   const extra: Record<string, string> = entry.page.noindex ? { 'x-robots-tag': 'noindex' } : {};
+  const usage = documentContentUsage(
+    entry.page.contentUsage,
+    entry.canonicalPath,
+    state.config.contentUsage,
+  );
+  // The AIPREF preference for this document (draft-ietf-aipref-attach), on documents only.
+  if (usage !== null) extra['content-usage'] = usage;
   if (!entry.page.markdown) return fileResponse(opened, entry, head, extra);
   let rendering: ReturnType<RenderedPages['get']>;
   try {

@@ -17,6 +17,8 @@ export interface PageMeta {
   readonly roles: readonly string[];
   readonly noindex: boolean;
   readonly title: string | null;
+  /** The sidecar's `contentUsage`, or null. */
+  readonly contentUsage: string | null;
   /** `.md` or `.markdown`. */
   readonly markdown: boolean;
   /** Epoch ms: the later of the document's and its sidecar's modification times. */
@@ -142,6 +144,7 @@ export function pageMeta(
     roles: meta.roles,
     noindex: meta.noindex,
     title: meta.title,
+    contentUsage: meta.contentUsage,
     markdown: MARKDOWN_EXTENSION.test(path),
     lastModified: Math.max(st.mtimeMs, sidecar?.mtimeMs ?? 0),
     size: st.size,

@@ -5,7 +5,7 @@ import { MAX_SIDECAR_ALIASES, parseSidecar } from './sidecar.ts';
 describe('parseSidecar', () => {
   test('every key', () => {
     const meta = parseSidecar(
-      'id: 00C0FFEE\nalias: about/team\naccess: restricted\nroles: [staff, owner]\nnoindex: true\ntitle: Team\n',
+      'id: 00C0FFEE\nalias: about/team\naccess: restricted\nroles: [staff, owner]\nnoindex: true\ntitle: Team\ncontentUsage: train-ai=n, search=y\n',
     );
     assert.deepEqual(meta, {
       id: '00c0ffee',
@@ -14,6 +14,7 @@ describe('parseSidecar', () => {
       roles: ['staff', 'owner'],
       noindex: true,
       title: 'Team',
+      contentUsage: 'train-ai=n, search=y',
       broken: false,
       diagnostics: [],
     });
@@ -27,6 +28,10 @@ describe('parseSidecar', () => {
     ['roles: staff\n', 'sidecar-roles'],
     ['noindex: maybe\n', 'sidecar-noindex'],
     ['title: [x]\n', 'sidecar-title'],
+    ['contentUsage: [train-ai=n]\n', 'sidecar-content-usage'],
+    ['contentUsage: "train ai=n"\n', 'sidecar-content-usage'],
+    ['contentUsage: "train-ai=n\\r\\nSet-Cookie: a=b"\n', 'sidecar-content-usage'],
+    ['contentUsage: ""\n', 'sidecar-content-usage'],
     ['alias: [unclosed\n', 'sidecar-yaml'],
     ['- a\n- b\n', 'sidecar-shape'],
     ['\u0000\u0001binary', 'sidecar-shape'],

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
+import { checkContentUsageValue } from './content-usage-value.ts';
 import { readYaml } from './read-yaml.ts';
 
 /** Who may see a document. */
@@ -12,6 +13,8 @@ export interface SidecarMeta {
   readonly roles: readonly string[];
   readonly noindex: boolean;
   readonly title: string | null;
+  /** The document's `Content-Usage` header value (`train-ai=n`), or null: the configuration's. */
+  readonly contentUsage: string | null;
   readonly broken: boolean;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -23,11 +26,12 @@ export const NO_SIDECAR: SidecarMeta = {
   roles: [],
   noindex: false,
   title: null,
+  contentUsage: null,
   broken: false,
   diagnostics: [],
 };
 
-const KEYS = new Set(['id', 'alias', 'access', 'roles', 'noindex', 'title']);
+const KEYS = new Set(['id', 'alias', 'access', 'roles', 'noindex', 'title', 'contentUsage']);
 /** Ids are hex, 4 to 64 digits, written lower-case. */
 const HEX_ID = /^[0-9a-fA-F]{4,64}$/;
 
@@ -111,6 +115,28 @@ export function parseSidecar(text: string): SidecarMeta {
     if (typeof fields['title'] === 'string') title = fields['title'];
     else error('sidecar-title', 'title must be text', 'title');
   }
+  let contentUsage: string | null = null;
+  if (fields['contentUsage'] !== undefined) {
+    const raw = fields['contentUsage'];
+    const check =
+      typeof raw === 'string' ? checkContentUsageValue(raw) : { error: 'is not text', notes: [] };
+    if (check.error === null) contentUsage = raw as string;
+    else {
+      error(
+        'sidecar-content-usage',
+        `contentUsage ${check.error} (write terms such as train-ai=n)`,
+        'contentUsage',
+      );
+    }
+    // Sent as written: the vocabulary is still moving; what waymark does not know is told.
+    for (const note of check.notes) {
+      diagnostics.push({
+        ...note,
+        message: `contentUsage: ${note.message}`,
+        ...keyAt('contentUsage'),
+      });
+    }
+  }
   const broken = diagnostics.some((d) => d.severity === 'error');
-  return { id, alias, access, roles, noindex, title, broken, diagnostics };
+  return { id, alias, access, roles, noindex, title, contentUsage, broken, diagnostics };
 }

@@ -26,6 +26,8 @@ export interface SiteState {
   readonly reserved: ReservedPaths;
   readonly robots: RobotsPlan;
   readonly index: SiteIndex;
+  /** The path of every document in the root, whatever its access. */
+  readonly documents: ReadonlySet<string>;
   readonly lines: SitemapLines;
   /** Epoch ms: when this state was built. */
   readonly modifiedAt: number;
@@ -172,6 +174,7 @@ export class SiteStateKeeper {
       reserved,
       robots,
       index,
+      documents: new Set(snapshot.pages.map((page) => page.path)),
       lines,
       modifiedAt,
       lastModified,
@@ -187,6 +190,11 @@ export class SiteStateKeeper {
       );
     }
     return this.#state;
+  }
+
+  /** The configuration in force (null: none, every response is 503). */
+  get config(): SiteConfig | null {
+    return this.#good?.config ?? null;
   }
 
   /** How disk changes are found now (`stat` after watching failed). */
