@@ -6,7 +6,6 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RobotsAudit } from '../robots/agents/audit-robots.ts';
 import { KNOWN_CRAWLERS } from '../robots/agents/known-crawlers.ts';
-import { isValidUserAgent } from '../robots/internal/user-agent.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-generate-'));
@@ -80,10 +79,10 @@ describe('waymark robots generate', () => {
 
     const audited = await runCliForTest(['robots', 'audit', out, '--json', '--path', '/admin/']);
     const audit = JSON.parse(audited.stdout) as RobotsAudit;
-    // Registry tokens that are not product tokens (AI2Bot) cannot be written: they are the
-    // only crawlers of a requested purpose the file cannot speak for, and the note says so.
-    const skipped = KNOWN_CRAWLERS.crawlers.filter((c) => !isValidUserAgent(c.token));
-    assert.match(generated.stderr, new RegExp(`not named, .*${skipped[0]?.token}`));
+    // Documented names that are not product tokens (AI2Bot) are written as documented, so
+    // every crawler of a requested purpose is named and nothing is skipped.
+    assert.equal(generated.stderr, '');
+    assert.match(readFileSync(out, 'utf8'), /^User-agent: AI2Bot$/m);
     for (const purpose of audit.purposes) {
       const expected = {
         'ai-training': [false, false],
@@ -93,7 +92,6 @@ describe('waymark robots generate', () => {
       }[purpose.purpose as string];
       if (expected === undefined) continue;
       for (const crawler of purpose.crawlers) {
-        if (skipped.some((c) => c.token === crawler.crawler.token)) continue;
         assert.deepEqual(
           crawler.decisions.map((d) => d.allowed),
           expected,
@@ -127,14 +125,16 @@ describe('waymark robots generate', () => {
       [...json.skipped, ...(json.policy.groups[1]?.userAgents ?? [])].sort(),
       [...seo].sort(),
     );
-    assert.ok(json.skipped.includes('MJ12bot'));
+    // MJ12bot is written as Majestic documents it; a name with spaces cannot be.
+    assert.ok(json.policy.groups[1]?.userAgents.includes('MJ12bot'));
+    assert.deepEqual(json.skipped, ['Screaming Frog SEO Spider']);
     assert.match(
       json.robotsTxt,
-      /# Not named \(their documented tokens are not product tokens\): .*MJ12bot/,
+      /# Not named \(their documented names cannot be written on a line\): Screaming Frog SEO Spider/,
     );
     assert.match(
       result.stderr,
-      /note: not named, their documented tokens are not RFC 9309 product tokens: .*MJ12bot/,
+      /note: not named, their documented names cannot be written on a user-agent line: Screaming Frog SEO Spider/,
     );
   });
 

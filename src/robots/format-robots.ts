@@ -14,8 +14,9 @@ export interface FormatRobotsOptions {
  * Writes a robots.txt from a policy. What it writes, {@link parseRobots} reads back to the
  * same policy: patterns are written percent-normalised, as they are matched, and sitemap
  * URLs as `new URL(x).href` spells them. Anything that could not be read back the same way
- * throws a `WaymarkError` with code `invalid-argument`: a user agent that is not `*` or a
- * product token, a group without rules (it would merge into the next group; write
+ * throws a `WaymarkError` with code `invalid-argument`: a user agent that is not `*`, a
+ * product token, or a name of letters, digits, `.`, `-` and `_` that starts with a letter
+ * (some operators document such names, `AI2Bot`; parsers read them by their token), a group without rules (it would merge into the next group; write
  * `{ directive: 'disallow', pattern: '' }` to allow everything), a pattern with a line
  * break, a `#` or surrounding spaces, or one that does not start with `/` or `*`; a crawl
  * delay that is negative or needs an exponent; a sitemap that is not an absolute http(s)

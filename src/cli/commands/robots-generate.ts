@@ -9,7 +9,7 @@ import {
   type PurposePolicy,
 } from '../../robots/agents/purpose-policy.ts';
 import { formatRobots } from '../../robots/format-robots.ts';
-import { isValidUserAgent } from '../../robots/internal/user-agent.ts';
+import { isWritableUserAgent } from '../../robots/internal/user-agent.ts';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
@@ -39,8 +39,10 @@ ${REGISTRY_OPTIONS_HELP}
 Each crawler of a disallowed purpose is named in a group with "Disallow: /"; each one of an
 allowed purpose in a group with the * group's rules, so that "waymark robots audit" of the
 file reports exactly the purposes asked for. Control tokens (Google-Extended) are named
-like the others. Registry tokens that are not RFC 9309 product tokens (MJ12bot) cannot be
-written as such: they are listed in the file's header comment and on stderr instead.
+like the others, and so are names operators document that are not RFC 9309 product tokens
+(AI2Bot, MJ12bot: what the operator asks for; RFC 9309 parsers read them by their letters).
+Names that cannot be written on a line at all (with spaces) are listed in the file's
+header comment and on stderr instead.
 Exit status: 0 when written, 2 on a usage error (or a rule, sitemap or registry file that
 cannot be used), 3 when a file cannot be read or written.
 `;
@@ -82,13 +84,13 @@ export const robotsGenerate: CliCommand = {
     };
     const expanded = expandPurposePolicy(policy, registry);
     const skipped = registry.crawlers
-      .filter((c) => purposes[c.purpose] !== undefined && !isValidUserAgent(c.token))
+      .filter((c) => purposes[c.purpose] !== undefined && !isWritableUserAgent(c.token))
       .map((c) => c.token);
     // formatRobots refuses what cannot be read back (a pattern with "#", a relative sitemap).
     const robotsTxt = formatRobots(expanded, { comment: header(purposes, registry, skipped) });
     if (skipped.length > 0) {
       io.stderr(
-        `${NAME}: note: not named, their documented tokens are not RFC 9309 product tokens: ${printable(skipped.join(', '))}\n`,
+        `${NAME}: note: not named, their documented names cannot be written on a user-agent line: ${printable(skipped.join(', '))}\n`,
       );
     }
     if (values.out !== undefined) await writeFileAtomically(values.out, [robotsTxt]);
@@ -151,7 +153,9 @@ function header(
     'Crawlers not named below follow the * group.',
   ];
   if (skipped.length > 0) {
-    lines.push(`Not named (their documented tokens are not product tokens): ${skipped.join(', ')}`);
+    lines.push(
+      `Not named (their documented names cannot be written on a line): ${skipped.join(', ')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { formatRobots } from '../format-robots.ts';
-import { isValidUserAgent } from '../internal/user-agent.ts';
+import { isWritableUserAgent } from '../internal/user-agent.ts';
 import { parseRobots } from '../parse-robots.ts';
 import type { RobotsPolicyGroup } from '../types.ts';
 import { auditRobots } from './audit-robots.ts';
@@ -71,7 +71,7 @@ function checkRoundTrip(
   for (const { crawlers } of audit.purposes) {
     for (const result of crawlers) {
       const decision = purposes[result.crawler.purpose];
-      if (decision === undefined || !isValidUserAgent(result.crawler.token)) continue;
+      if (decision === undefined || !isWritableUserAgent(result.crawler.token)) continue;
       assert.equal(result.matchedBy, 'token', `${result.crawler.token} is named: ${where}`);
       if (decision === 'disallow') {
         assert.equal(result.verdict, 'blocked', `${result.crawler.token}: ${where}`);
@@ -197,20 +197,33 @@ describe('expandPurposePolicy', () => {
     );
   });
 
-  test('registry tokens that are not product tokens are skipped, so formatRobots can write the rest', () => {
+  test('documented names that are not product tokens are written as documented; names a line cannot hold are skipped', () => {
     const registry = parseCrawlerRegistry({
       checked: '2026-11-20',
       crawlers: [
         { token: 'MJ12bot', operator: 'Majestic', purpose: 'seo' },
+        { token: 'Screaming Frog SEO Spider', operator: 'Screaming Frog', purpose: 'seo' },
         { token: 'AhrefsBot', operator: 'Ahrefs', purpose: 'seo' },
       ],
     }).registry;
     const policy = expandPurposePolicy({ purposes: { seo: 'disallow' } }, registry);
     assert.deepEqual(
       policy.groups.map((g) => g.userAgents),
-      [['AhrefsBot']],
+      [['MJ12bot', 'AhrefsBot']],
     );
-    assert.match(formatRobots(policy), /User-agent: AhrefsBot\nDisallow: \/\n/);
+    const text = formatRobots(policy);
+    assert.match(text, /User-agent: MJ12bot\nUser-agent: AhrefsBot\nDisallow: \/\n/);
+    // The audit takes the line naming MJ12bot whole as naming it, and finds it blocked.
+    const audit = auditRobots(parseRobots(text), { registry });
+    const seo = audit.purposes.find((p) => p.purpose === 'seo');
+    assert.deepEqual(
+      seo?.crawlers.map((c) => [c.crawler.token, c.verdict]),
+      [
+        ['MJ12bot', 'blocked'],
+        ['Screaming Frog SEO Spider', 'allowed'],
+        ['AhrefsBot', 'blocked'],
+      ],
+    );
   });
 
   test('no purposes: the policy as given', () => {

@@ -1,4 +1,4 @@
-import { isGlobalUserAgent, isValidUserAgent, productToken } from '../internal/user-agent.ts';
+import { isGlobalUserAgent, isWritableUserAgent, productToken } from '../internal/user-agent.ts';
 import { writeRobots } from '../internal/write-robots.ts';
 import { parseRobots } from '../parse-robots.ts';
 import type { RobotsPolicy, RobotsPolicyGroup } from '../types.ts';
@@ -34,7 +34,8 @@ type Rule = RobotsPolicyGroup['rules'][number];
  * group it gets `Disallow:` (everything allowed). The `*` group's `Crawl-delay` is repeated
  * too, except for crawlers documented to ignore it. Explicit groups come first, unchanged,
  * and win: a token an explicit group names is not added to any purpose group. Registry
- * tokens that are not product tokens cannot be written and are skipped. Control tokens
+ * names that are not product tokens are written as documented (`AI2Bot`) when a line can
+ * hold them, and skipped otherwise (`Screaming Frog SEO Spider`). Control tokens
  * (`fetches: false`, such as Google-Extended) are written like any other.
  *
  * @example
@@ -70,7 +71,7 @@ export function expandPurposePolicy(
     if (decision === undefined) continue;
     const crawlers = registry.crawlers.filter((crawler) => {
       const key = crawler.token.toLowerCase();
-      if (crawler.purpose !== purpose || taken.has(key) || !isValidUserAgent(crawler.token)) {
+      if (crawler.purpose !== purpose || taken.has(key) || !isWritableUserAgent(crawler.token)) {
         return false;
       }
       taken.add(key);

@@ -32,6 +32,19 @@ export function isValidUserAgent(userAgent: string): boolean {
 }
 
 /**
+ * True when `userAgent` may be written on a user-agent line: a product token, or a name
+ * some operators document although it is not one (`AI2Bot`, `MJ12bot`, `archive.org_bot`):
+ * a letter, then letters, digits, `.`, `-` and `_`. Such a line is what the operator asks
+ * for; RFC 9309 parsers (and Google's) read it by its token prefix (`AI`), which names no
+ * other crawler.
+ */
+export function isWritableUserAgent(userAgent: string): boolean {
+  if (isValidUserAgent(userAgent)) return true;
+  if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(userAgent)) return false;
+  return true;
+}
+
+/**
  * True when a robots.txt user-agent value names every crawler: `*`, or (as Google reads it)
  * `*` followed by whitespace and anything else.
  */

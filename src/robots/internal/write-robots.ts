@@ -3,7 +3,7 @@ import type { RobotsPolicy, RobotsPolicyGroup, RobotsPolicyUsage } from '../type
 import { parseUsageStatement } from '../usage-statement.ts';
 import { CANONICAL_KEY } from './directive-key.ts';
 import { escapePattern } from './escape-pattern.ts';
-import { isValidUserAgent } from './user-agent.ts';
+import { isWritableUserAgent } from './user-agent.ts';
 
 // The writer behind formatRobots, apart from it so that expanding a policy by purpose
 // (which writes and reads back candidate rules) can use it without an import cycle.
@@ -42,9 +42,9 @@ function formatGroup(group: RobotsPolicyGroup, index: number): string {
   }
   const lines: string[] = [];
   for (const agent of group.userAgents) {
-    if (agent !== '*' && !isValidUserAgent(agent)) {
+    if (agent !== '*' && !isWritableUserAgent(agent)) {
       invalid(
-        `${where}: user agent "${agent}" is not "*" or a product token (letters, "-" and "_")`,
+        `${where}: user agent "${agent}" is not "*", a product token (letters, "-" and "_") or a documented name (a letter, then letters, digits, ".", "-" and "_")`,
       );
     }
     lines.push(`${CANONICAL_KEY['user-agent']}: ${agent}`);
