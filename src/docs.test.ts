@@ -54,7 +54,8 @@ test('the README is a front page under 20 KB that opens with the two commands', 
 });
 
 test('there is a reference page per capability, for the CLI, and the speed figures', () => {
-  for (const page of ['robots', 'sitemap', 'http', 'crawl', 'site', 'navmap', 'url', 'cli']) {
+  const capabilities = ['robots', 'sitemap', 'indexnow', 'http', 'crawl', 'site', 'navmap', 'url'];
+  for (const page of [...capabilities, 'cli']) {
     assert.ok(existsSync(join(ROOT, `docs/${page}.md`)), `docs/${page}.md`);
     assert.ok(read('README.md').includes(`(docs/${page}.md)`), `the README links docs/${page}.md`);
   }
@@ -122,9 +123,14 @@ test('docs/cli.md describes every command and every flag of its --help', async (
     'report',
     'robots check',
     'robots lint',
+    'robots agents',
+    'robots audit',
+    'robots generate',
     'sitemap parse',
     'sitemap validate',
     'sitemap write',
+    'sitemap diff',
+    'indexnow submit',
     'serve',
     'navmap',
   ];

@@ -6,11 +6,22 @@ import { test } from 'node:test';
 const EXPECTED: Record<string, string[]> = {
   '.': ['WaymarkError', 'hasErrors', 'isWaymarkError'],
   './robots': [
+    'CRAWLER_PURPOSES',
     'DEFAULT_MAX_ROBOTS_BYTES',
+    'KNOWN_CRAWLERS',
     'RobotsTxt',
+    'USAGE_VOCABULARY',
+    'auditRobots',
+    'crawlersByPurpose',
+    'expandPurposePolicy',
+    'findCrawler',
     'formatRobots',
+    'isAiPurpose',
     'isValidUserAgent',
+    'mergeCrawlerRegistries',
+    'parseCrawlerRegistry',
     'parseRobots',
+    'parseUsageStatement',
     'pathForMatching',
     'productToken',
     'robotsForStatus',
@@ -19,11 +30,17 @@ const EXPECTED: Record<string, string[]> = {
   './sitemap': [
     'DEFAULT_MAX_ENTRIES',
     'DEFAULT_MAX_SITEMAP_BYTES',
+    'LASTMOD_CLOCK_SKEW_MS',
+    'LASTMOD_GENERATION_SHARE',
+    'LASTMOD_IDENTICAL_MIN',
+    'LastmodSanityCheck',
     'MAX_SITEMAP_BYTES',
     'MAX_SITEMAP_URLS',
     'SitemapIndexWriter',
     'SitemapParser',
     'UrlsetWriter',
+    'checkLastmodSanity',
+    'diffSitemaps',
     'formatSitemapIndex',
     'formatUrlset',
     'parseSitemap',
@@ -47,6 +64,14 @@ const EXPECTED: Record<string, string[]> = {
     'collectReportData',
     'renderReportHtml',
     'writeReportFile',
+  ],
+  './indexnow': [
+    'INDEXNOW_DEFAULT_ENDPOINT',
+    'INDEXNOW_MAX_URLS_PER_REQUEST',
+    'indexNowStatusMeaning',
+    'isValidIndexNowKey',
+    'planIndexNowSubmission',
+    'submitIndexNow',
   ],
   './http': ['DEFAULT_FETCH_LIMITS', 'fetchWithLimits', 'openWithLimits', 'retryAfterMs'],
   './navmap': [
@@ -90,7 +115,9 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 };
 
 test('package.json exports exactly the known entry points', () => {
-  const entries = Object.keys(pkg.exports).filter((key) => key !== './package.json');
+  const entries = Object.keys(pkg.exports).filter(
+    (key) => key !== './package.json' && !key.endsWith('.json'),
+  );
   assert.deepEqual(entries.sort(), Object.keys(EXPECTED).sort());
 });
 
@@ -125,4 +152,19 @@ test('every exports target and its declarations exist in the build', async () =>
     assert.ok(existsSync(new URL(`../${target.default}`, import.meta.url)), target.default);
     assert.ok(existsSync(new URL(`../${target.types}`, import.meta.url)), target.types);
   }
+});
+
+test('the crawler registry is also published as the plain data file it is read from', async () => {
+  const target = pkg.exports['./robots/known-crawlers.json'];
+  assert.equal(target, './dist/robots/agents/known-crawlers.json');
+  // Through a variable: the type checker runs before the build that makes the file.
+  const specifier = 'waymark/robots/known-crawlers.json';
+  const { default: registry } = (await import(specifier, {
+    with: { type: 'json' },
+  })) as { default: { checked: string; crawlers: { token: string }[] } };
+  const { KNOWN_CRAWLERS } = await import('./robots/index.ts');
+  assert.deepEqual(
+    registry.crawlers.map((crawler) => crawler.token),
+    KNOWN_CRAWLERS.crawlers.map((crawler) => crawler.token),
+  );
 });

@@ -115,7 +115,7 @@ describe('waymark indexnow submit --urls', () => {
       result.stderr,
       /refused https:\/\/other\.example\/b: not on the host example\.com/,
     );
-    assert.match(result.stdout, /1 URLs refused/);
+    assert.match(result.stdout, /1 URL refused/);
   });
 
   const statuses: [number, number, RegExp][] = [
@@ -144,7 +144,7 @@ describe('waymark indexnow submit --urls', () => {
     assert.equal(endpoint.requests.length, 2);
     assert.match(
       result.stdout,
-      /batch 1: 1 URLs: 200 OK: URL submitted successfully \(2 attempts\)/,
+      /batch 1: 1 URL: 200 OK: URL submitted successfully \(2 attempts\)/,
     );
   });
 
@@ -161,7 +161,7 @@ describe('waymark indexnow submit --urls', () => {
     const file = urlFile('one.txt', 'https://example.com/a\n');
     const result = await submit(['--urls', file, '--max-retries', '0']);
     assert.equal(result.code, 3);
-    assert.match(result.stdout, /batch 1: 1 URLs: no answer from the endpoint \[network error/);
+    assert.match(result.stdout, /batch 1: 1 URL: no answer from the endpoint \[network error/);
   });
 
   test('--json: one object with the endpoint and the report', async () => {

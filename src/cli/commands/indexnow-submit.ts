@@ -202,7 +202,7 @@ function dryRun(
     io.stdout(jsonLine({ dryRun: true, endpoint: submission.endpoint, ...plan }));
   } else {
     plan.batches.forEach((urlList, i) => {
-      io.stdout(`batch ${i + 1}: ${urlList.length} URLs (not sent: --dry-run)\n`);
+      io.stdout(`batch ${i + 1}: ${urlCount(urlList.length)} (not sent: --dry-run)\n`);
       for (const url of urlList) io.stdout(`  ${printable(url)}\n`);
     });
     for (const { url, reason } of plan.refused) {
@@ -210,7 +210,7 @@ function dryRun(
     }
     const urls = plan.batches.reduce((sum, batch) => sum + batch.length, 0);
     io.stdout(
-      `${printable(`would submit ${urls} URLs in ${plan.batches.length} ${plan.batches.length === 1 ? 'request' : 'requests'} to ${submission.endpoint} for ${plan.host}`)}${plan.refused.length > 0 ? `; ${plan.refused.length} refused` : ''}\n`,
+      `${printable(`would submit ${urlCount(urls)} in ${plan.batches.length} ${plan.batches.length === 1 ? 'request' : 'requests'} to ${submission.endpoint} for ${plan.host}`)}${plan.refused.length > 0 ? `; ${plan.refused.length} refused` : ''}\n`,
     );
   }
   return plan.refused.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
@@ -223,17 +223,21 @@ function batchLine(batch: IndexNowBatchResult): string {
   const error = batch.error === undefined ? '' : ` [${batch.error}]`;
   const detail =
     batch.detail === undefined || batch.ok ? '' : ` endpoint said: ${oneLine(batch.detail)}`;
-  return `batch ${batch.batch}: ${batch.urls} URLs: ${status}${batch.meaning}${attempts}${error}${detail}`;
+  return `batch ${batch.batch}: ${urlCount(batch.urls)}: ${status}${batch.meaning}${attempts}${error}${detail}`;
 }
 
 function summaryLine(report: IndexNowReport, endpoint: string): string {
   const accepted = report.batches.filter((batch) => batch.ok).length;
   const total = report.batches.length;
   if (total === 0 && report.refused.length === 0) return 'nothing to submit';
-  const refused = report.refused.length > 0 ? `; ${report.refused.length} URLs refused` : '';
-  return `${report.submitted} URLs submitted to ${endpoint}: ${accepted} of ${total} ${total === 1 ? 'request' : 'requests'} accepted${refused}`;
+  const refused = report.refused.length > 0 ? `; ${urlCount(report.refused.length)} refused` : '';
+  return `${urlCount(report.submitted)} submitted to ${endpoint}: ${accepted} of ${total} ${total === 1 ? 'request' : 'requests'} accepted${refused}`;
 }
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+function urlCount(n: number): string {
+  return n === 1 ? '1 URL' : `${n} URLs`;
 }
