@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import { type CrawlerRegistry, mergeCrawlerRegistries } from './crawler-registry.ts';
 import { parseCrawlerRegistry } from './parse-crawler-registry.ts';
 
@@ -264,11 +265,7 @@ describe('parseCrawlerRegistry', () => {
   });
 
   test('total: random values and texts never throw', () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     const pieces = [
       '{',
       '}',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import { formatRobots } from '../format-robots.ts';
 import { isWritableUserAgent } from '../internal/user-agent.ts';
 import { parseRobots } from '../parse-robots.ts';
@@ -88,14 +89,6 @@ function checkRoundTrip(
   return { audit, text };
 }
 
-/** A small deterministic generator, so a failure can be replayed. */
-function randomFrom(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
-
 describe('expandPurposePolicy', () => {
   test('every allow/disallow assignment of every purpose round-trips through the audit', () => {
     for (let mask = 0; mask < 2 ** CRAWLER_PURPOSES.length; mask++) {
@@ -108,7 +101,7 @@ describe('expandPurposePolicy', () => {
   });
 
   test('random partial policies over the bundled registry round-trip too', () => {
-    const random = randomFrom(13);
+    const random = seededRandom(13);
     for (let i = 0; i < 120; i++) {
       const purposes: Purposes = {};
       for (const purpose of CRAWLER_PURPOSES) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { seededRandom } from '../../../test-support/seeded-random.ts';
 import { jsonElementLines, jsonErrorOffset } from './json-positions.ts';
 
 describe('jsonElementLines', () => {
@@ -36,11 +37,7 @@ describe('jsonErrorOffset', () => {
   }
 
   test('agrees with JSON.parse on whether random texts are JSON', () => {
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(11);
     const pieces = [
       '{',
       '}',
