@@ -1,4 +1,5 @@
 import type { Severity } from '../shared/diagnostic.ts';
+import { CANONICAL_KEY } from './internal/directive-key.ts';
 import { parseDictionary } from './internal/structured-dictionary.ts';
 import type { UsageField } from './types.ts';
 
@@ -70,11 +71,6 @@ export interface UsageStatement {
   readonly problems: readonly UsageProblem[];
 }
 
-const FIELD_NAME: Readonly<Record<UsageField, string>> = {
-  'content-usage': 'Content-Usage',
-  'content-signal': 'Content-Signal',
-};
-
 /**
  * Reads a usage statement (`train-ai=n, search=y`) as its field's vocabulary says: an
  * RFC 9651 Dictionary whose keys are terms and whose Token values state a preference
@@ -92,7 +88,7 @@ const FIELD_NAME: Readonly<Record<UsageField, string>> = {
  * ```
  */
 export function parseUsageStatement(field: UsageField, value: string): UsageStatement {
-  const name = FIELD_NAME[field];
+  const name = CANONICAL_KEY[field];
   if (value.length === 0) {
     return {
       preferences: {},
@@ -153,7 +149,7 @@ export function parseUsageStatement(field: UsageField, value: string): UsageStat
 }
 
 function unknownTermProblem(field: UsageField, term: string): UsageProblem {
-  const name = FIELD_NAME[field];
+  const name = CANONICAL_KEY[field];
   if (field === 'content-usage' && LEGACY_CONTENT_USAGE.has(term)) {
     return {
       code: 'legacy-usage-term',
@@ -163,7 +159,7 @@ function unknownTermProblem(field: UsageField, term: string): UsageProblem {
   }
   const other: UsageField = field === 'content-usage' ? 'content-signal' : 'content-usage';
   const hint = Object.hasOwn(USAGE_VOCABULARY[other].terms, term)
-    ? ` (it is a ${FIELD_NAME[other]} term)`
+    ? ` (it is a ${CANONICAL_KEY[other]} term)`
     : '';
   return {
     code: 'unknown-usage-term',

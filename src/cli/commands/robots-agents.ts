@@ -92,7 +92,7 @@ function obeys(crawler: KnownCrawler): string {
 }
 
 /** `--purpose` values, repeated or comma-separated, checked against the purposes. */
-export function purposeList(command: string, values: readonly string[]): CrawlerPurpose[] {
+function purposeList(command: string, values: readonly string[]): CrawlerPurpose[] {
   const purposes: CrawlerPurpose[] = [];
   for (const value of values.flatMap((v) => v.split(','))) {
     const purpose = value.trim();

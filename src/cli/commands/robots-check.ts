@@ -1,4 +1,5 @@
 import { parseRobots, productToken } from '../../robots/index.ts';
+import { CANONICAL_KEY } from '../../robots/internal/directive-key.ts';
 import type { RobotsUsage } from '../../robots/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
@@ -101,8 +102,6 @@ export const robotsCheck: CliCommand = {
   },
 };
 
-const FIELD_KEY = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' } as const;
-
 /** The usage cell: each line that applies with its line number, or why none applies. */
 function usageText(usage: RobotsUsage): string {
   if (usage.reason !== 'preferences') {
@@ -113,7 +112,7 @@ function usageText(usage: RobotsUsage): string {
   return usage.preferences
     .map(
       (p) =>
-        `${FIELD_KEY[p.field]}: ${p.path === null ? '' : `${p.path} `}${p.value} (line ${p.line})`,
+        `${CANONICAL_KEY[p.field]}: ${p.path === null ? '' : `${p.path} `}${p.value} (line ${p.line})`,
     )
     .join('; ');
 }

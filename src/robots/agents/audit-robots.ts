@@ -98,9 +98,9 @@ export function auditRobots(robots: RobotsTxt, options: RobotsAuditOptions = {})
   const registry = options.registry ?? KNOWN_CRAWLERS;
   const paths = [...new Set(['/', ...(options.paths ?? [])])];
   const named = namedTokens(robots.groups);
-  const shared = new Map<string, readonly RobotsExplanation[]>();
+  const global: GlobalDecisions = { decisions: null, crawlDelay: globalDelay(robots) };
   const audits = registry.crawlers.map((crawler) =>
-    auditCrawler(robots, crawler, paths, named, shared),
+    auditCrawler(robots, crawler, paths, named, global),
   );
   const purposes: PurposeAudit[] = [];
   for (const purpose of CRAWLER_PURPOSES) {
@@ -148,6 +148,12 @@ function namedTokens(groups: readonly RobotsGroup[]): Named {
   return { tokens, values };
 }
 
+/** What every crawler no group names gets from the `*` groups, worked out once per audit. */
+interface GlobalDecisions {
+  decisions: readonly RobotsExplanation[] | null;
+  readonly crawlDelay: number | null;
+}
+
 /**
  * The decisions for `token` on each path. Every crawler no group names gets the `*` group's
  * decisions: they are made once and shared (a file with 30,000 rules would otherwise sort
@@ -157,16 +163,11 @@ function decide(
   robots: RobotsTxt,
   paths: readonly string[],
   token: string,
-  global: boolean,
-  shared: Map<string, readonly RobotsExplanation[]>,
+  global: GlobalDecisions | null,
 ): RobotsExplanation[] {
-  if (!global) return paths.map((path) => robots.explain(path, token));
-  let decisions = shared.get('*');
-  if (decisions === undefined) {
-    decisions = paths.map((path) => robots.explain(path, token));
-    shared.set('*', decisions);
-  }
-  return decisions.map((decision) => ({ ...decision, userAgent: token }));
+  if (global === null) return paths.map((path) => robots.explain(path, token));
+  global.decisions ??= paths.map((path) => robots.explain(path, token));
+  return global.decisions.map((decision) => ({ ...decision, userAgent: token }));
 }
 
 function auditCrawler(
@@ -174,7 +175,7 @@ function auditCrawler(
   crawler: KnownCrawler,
   paths: readonly string[],
   named: Named,
-  shared: Map<string, readonly RobotsExplanation[]>,
+  global: GlobalDecisions,
 ): CrawlerAudit {
   let matchedBy: CrawlerMatch;
   let asToken = crawler.token;
@@ -190,7 +191,7 @@ function auditCrawler(
     if (fallback !== undefined) asToken = fallback;
     matchedBy = fallback === undefined ? 'global' : 'fallback';
   }
-  let decisions = decide(robots, paths, asToken, matchedBy === 'global', shared);
+  let decisions = decide(robots, paths, asToken, matchedBy === 'global' ? global : null);
   if (matchedBy === 'global' && crawler.ignoresGlobalGroup === true) {
     // Only a group naming it restricts it: with none, it may fetch everything.
     decisions = decisions.map((d) => ({
@@ -216,7 +217,7 @@ function auditCrawler(
       robots.source !== 'file'
         ? null
         : matchedBy === 'global' || matchedBy === 'none'
-          ? globalDelay(robots)
+          ? global.crawlDelay
           : robots.crawlDelay(asToken),
   };
 }

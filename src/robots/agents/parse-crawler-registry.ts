@@ -1,5 +1,5 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
-import { isValidUserAgent } from '../internal/user-agent.ts';
+import { isValidUserAgent, productToken } from '../internal/user-agent.ts';
 import {
   CRAWLER_PURPOSES,
   type CrawlerPurpose,
@@ -238,7 +238,7 @@ function readEntry(
     report(
       'warning',
       'invalid-token',
-      `token "${token}" is not a product token (letters, "-" and "_" only): a robots.txt line naming it is read as "${tokenPrefix(token)}", so no group can name this crawler whole`,
+      `token "${token}" is not a product token (letters, "-" and "_" only): a robots.txt line naming it is read as "${productToken(token)}", so no group can name this crawler whole`,
     );
   }
   return {
@@ -297,10 +297,6 @@ function isDate(value: unknown): value is string {
 function isHttpUrl(value: string): boolean {
   const url = URL.parse(value);
   return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
-}
-
-function tokenPrefix(token: string): string {
-  return /^[A-Za-z_-]*/.exec(token)?.[0] ?? '';
 }
 
 /** ` ("GPTBot")` when the entry has a readable token, for messages. */

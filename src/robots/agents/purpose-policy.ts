@@ -119,12 +119,12 @@ function addGroup(
  */
 function rulesKeepingRoot(rules: readonly Rule[]): readonly Rule[] {
   const written = rules.filter((rule) => rule.pattern !== '');
-  if (written.length === 0 || allowsRoot(written)) {
-    return written.length === 0 ? [{ directive: 'disallow', pattern: '' }] : written;
-  }
-  return rulesKeepingRoot(
-    written.filter((rule) => rule.directive === 'allow' || allowsRoot([rule])),
-  );
+  // With no Disallow rule that matches `/` left, nothing can keep a crawler out of `/`.
+  const kept =
+    written.length === 0 || allowsRoot(written)
+      ? written
+      : written.filter((rule) => rule.directive === 'allow' || allowsRoot([rule]));
+  return kept.length === 0 ? [{ directive: 'disallow', pattern: '' }] : kept;
 }
 
 /** Whether a group with just these rules lets a crawler fetch `/`, as the engine decides. */

@@ -39,9 +39,7 @@ export function isValidUserAgent(userAgent: string): boolean {
  * other crawler.
  */
 export function isWritableUserAgent(userAgent: string): boolean {
-  if (isValidUserAgent(userAgent)) return true;
-  if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(userAgent)) return false;
-  return true;
+  return isValidUserAgent(userAgent) || /^[A-Za-z][A-Za-z0-9._-]*$/.test(userAgent);
 }
 
 /**

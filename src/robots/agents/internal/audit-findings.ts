@@ -1,4 +1,5 @@
 import type { Severity } from '../../../shared/diagnostic.ts';
+import { CANONICAL_KEY } from '../../internal/directive-key.ts';
 import { isGlobalUserAgent, productToken } from '../../internal/user-agent.ts';
 import type { RobotsTxt } from '../../robots-txt.ts';
 import type { RobotsGroup, RobotsRule } from '../../types.ts';
@@ -125,14 +126,14 @@ function searchBlockedFindings(
     entry.tokens.push(crawler.token);
   }
   for (const [rule, { tokens, global, aiInGroup, groupLine }] of byRule) {
-    const ruleText = `${rule.directive === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`;
+    const written = ruleText(rule);
     const blocked = `search crawler${tokens.length === 1 ? '' : 's'} ${list(tokens)}`;
     if (aiInGroup.length > 0) {
       add(
         'error',
         rule.line,
         'search-blocked-by-ai-rule',
-        `"${ruleText}" blocks the ${blocked} from the whole site: the group at line ${groupLine} names ${tokens.length === 1 ? 'it' : 'them'} together with AI crawlers (${list(aiInGroup)})`,
+        `"${written}" blocks the ${blocked} from the whole site: the group at line ${groupLine} names ${tokens.length === 1 ? 'it' : 'them'} together with AI crawlers (${list(aiInGroup)})`,
         `give ${list(tokens)} a group of ${tokens.length === 1 ? 'its' : 'their'} own, apart from the AI crawlers`,
         [...tokens, ...aiInGroup],
       );
@@ -142,7 +143,7 @@ function searchBlockedFindings(
         'error',
         rule.line,
         'search-blocked-by-ai-rule',
-        `"${ruleText}" in the * group blocks the ${blocked} from the whole site, since no group names them; the file's other groups are about AI crawlers (${list(ai)}), so this looks meant for AI crawlers only`,
+        `"${written}" in the * group blocks the ${blocked} from the whole site, since no group names them; the file's other groups are about AI crawlers (${list(ai)}), so this looks meant for AI crawlers only`,
         `name the AI crawlers to block in their own group with "Disallow: /", or add a group for ${list(tokens)} with the rules search engines should follow`,
         [...tokens, ...ai],
       );
@@ -152,7 +153,7 @@ function searchBlockedFindings(
         'warning',
         rule.line,
         'search-blocked',
-        `"${ruleText}" blocks the ${blocked} from the whole site: its pages will drop out of their search results`,
+        `"${written}" blocks the ${blocked} from the whole site: its pages will drop out of their search results`,
         'if this is not a site meant to stay out of search (a staging copy), allow the search crawlers',
         tokens,
       );
@@ -224,7 +225,7 @@ function ruleKey(rule: RobotsRule): string {
 }
 
 function ruleText(rule: RobotsRule): string {
-  return `${rule.directive === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`;
+  return `${CANONICAL_KEY[rule.directive]}: ${rule.pattern}`;
 }
 
 /** A path the pattern matches: its wildcards matching nothing, its end anchor dropped. */
