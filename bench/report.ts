@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ReportData } from '../src/report/index.ts';
 import { embeddedReportData } from '../src/report/test-support/embedded-report-data.ts';
+import { escapeHtml } from '../src/shared/html/escape-html.ts';
 import { type Browser, launchBrowser } from '../src/test-support/browser.ts';
 import { cleanUp, cleanUpOnSignals, guardFolder, onCleanup } from './lib/bench-cleanup.ts';
 import { spawnNode } from './lib/child-process.ts';
@@ -200,8 +201,7 @@ async function open(browser: Browser, path: string, interactive: boolean): Promi
 
 /** What a static report generator writes instead: every URL a table row, escaped. */
 function staticReport(data: ReportData): string {
-  const escaped = (text: unknown) =>
-    String(text ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escaped = (text: unknown) => escapeHtml(String(text ?? ''));
   const rows = data.pages.map(
     (row) =>
       `<tr><td>${escaped(row[0])}</td><td>${escaped(row[1])}</td><td>${escaped(row[2])}</td><td>${escaped(row[3])}</td><td>${escaped(row[5])}</td><td>${escaped(row[14])}</td><td>${escaped(row[13])}</td></tr>`,

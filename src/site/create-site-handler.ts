@@ -138,11 +138,14 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const url = URL.parse(request.url);
     const path = url?.pathname ?? '/';
     const route = routeOf(path);
+    let state: SiteState | undefined;
     // Without documents, only robots.txt, the sitemaps and the IndexNow key file are served.
     if (route === null && options.serveDocuments !== true) {
       // Key files end in .txt: other paths need no state to answer 404.
-      const keyPath = path.endsWith('.txt') ? (await current()).reserved.indexNowKeyPath : null;
-      if (path !== keyPath) return plainResponse(404, 'Not found\n', request.method === 'HEAD');
+      if (path.endsWith('.txt')) state = await current();
+      if (path !== state?.reserved.indexNowKeyPath) {
+        return plainResponse(404, 'Not found\n', request.method === 'HEAD');
+      }
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('Method not allowed\n', {
@@ -151,7 +154,7 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
       });
     }
     const head = request.method === 'HEAD';
-    const state = await current();
+    state ??= await current();
     if (state.unavailable !== null) {
       // Fail closed: to a crawler, robots.txt answering 5xx means "crawl nothing for now".
       const response = plainResponse(503, `Service unavailable: ${state.unavailable}\n`, head);

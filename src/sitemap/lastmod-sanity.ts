@@ -140,7 +140,6 @@ export class LastmodSanityCheck {
   #entries = 0;
   #withLastmod = 0;
   #withTime = 0;
-  #dateOnly = 0;
   #first: string | null = null;
   #firstHasTime = false;
   #allSame = true;
@@ -181,7 +180,6 @@ export class LastmodSanityCheck {
     const skew = this.#skew;
     const modified = pageTime(entry.lastModified);
     if (period.dateOnly) {
-      this.#dateOnly++;
       this.#note(this.#dateOnlyAll, example);
       if (!Number.isNaN(modified)) this.#note(this.#dateOnlyPageTime, example);
     } else {
@@ -284,7 +282,7 @@ export class LastmodSanityCheck {
       entries: this.#entries,
       withLastmod: this.#withLastmod,
       withTime: this.#withTime,
-      dateOnly: this.#dateOnly,
+      dateOnly: this.#dateOnlyAll.count,
       now: this.#now,
     };
   }

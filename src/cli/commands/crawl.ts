@@ -5,6 +5,7 @@ import {
   type CrawlState,
   crawl,
 } from '../../crawl/index.ts';
+import { MAX_WORKER_TIMEOUT_MS } from '../../crawl/internal/crawl-defaults.ts';
 import { writeReportFile } from '../../report/index.ts';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
@@ -28,8 +29,6 @@ import {
 import { crawlExportCommand } from './crawl-export.ts';
 import { crawlStatusCommand } from './crawl-status.ts';
 
-/** The longest --worker-timeout (the library's limit: see openPostgresCrawlState). */
-const A_DAY_MS = 86_400_000;
 const NAME = 'waymark crawl';
 
 const HELP = `Crawl a site politely and write the sitemap it should have.
@@ -176,7 +175,10 @@ export const crawlCommand: CliCommand = {
       values['worker-timeout'] === undefined
         ? undefined
         : parseDuration(NAME, '--worker-timeout', values['worker-timeout']);
-    if (workerTimeoutMs !== undefined && (workerTimeoutMs <= 0 || workerTimeoutMs > A_DAY_MS))
+    if (
+      workerTimeoutMs !== undefined &&
+      (workerTimeoutMs <= 0 || workerTimeoutMs > MAX_WORKER_TIMEOUT_MS)
+    )
       throw usageError(NAME, '--worker-timeout is more than 0 and at most a day (1440m)');
     // Where the results go is checked before the first request: a crawl of an hour must
     // not end in "cannot write".

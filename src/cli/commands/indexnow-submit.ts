@@ -3,7 +3,7 @@ import { INDEXNOW_DEFAULT_ENDPOINT, submitIndexNow } from '../../indexnow/submit
 import type { IndexNowBatchResult, IndexNowReport } from '../../indexnow/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { readInput } from '../internal/input.ts';
+import { readInput, urlLines } from '../internal/input.ts';
 import { jsonLine } from '../internal/json-line.ts';
 import { maxBytesOption } from '../internal/open-sitemap-url.ts';
 import {
@@ -178,17 +178,6 @@ function retriesOption(text: string | undefined): number {
     throw usageError(NAME, `--max-retries takes a whole number from 0 to 999, not "${text}"`);
   }
   return Number(text);
-}
-
-/** The URLs of a `--urls` file: one a line, blank lines and `#` comments skipped. */
-function urlLines(bytes: Uint8Array): string[] {
-  const text = new TextDecoder().decode(bytes);
-  const urls: string[] = [];
-  for (const raw of text.split(/\r\n|\n|\r/)) {
-    const line = raw.trim();
-    if (line !== '' && !line.startsWith('#')) urls.push(line);
-  }
-  return urls;
 }
 
 /** What would be sent, sending nothing. */

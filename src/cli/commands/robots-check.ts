@@ -3,7 +3,7 @@ import { CANONICAL_KEY } from '../../robots/internal/directive-key.ts';
 import type { RobotsUsage } from '../../robots/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { readInput } from '../internal/input.ts';
+import { readInput, urlLines } from '../internal/input.ts';
 import { jsonLine } from '../internal/json-line.ts';
 import { formatTable } from '../internal/table.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
@@ -123,14 +123,6 @@ function usageJson(usage: RobotsUsage): object {
     lines: usage.preferences.map(({ field, path, value, line }) => ({ field, path, value, line })),
     effective: usage.effective,
   };
-}
-
-function urlLines(bytes: Uint8Array): string[] {
-  return new TextDecoder()
-    .decode(bytes)
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0 && !line.startsWith('#'));
 }
 
 /**

@@ -11,6 +11,15 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
   }
 }
 
+/** The URLs of a `--urls` file: one a line, trimmed; blank lines and `#` comments skipped. */
+export function urlLines(bytes: Uint8Array): string[] {
+  return new TextDecoder()
+    .decode(bytes)
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith('#'));
+}
+
 /** How a file argument is named in messages. */
 export function displayName(path: string): string {
   return path === '-' ? '<stdin>' : path;

@@ -7,6 +7,13 @@ import { MAX_REQUEST_URL_LENGTH } from '../../url/index.ts';
 export const WAYMARK_VERSION = '0.1.0';
 
 /**
+ * The longest workerTimeoutMs: a day. Its timers (twice it, plus a margin) and the server's
+ * idle_in_transaction_session_timeout (an int of ms) must stay below 2^31 ms, about 24.8 days;
+ * and a worker silent for a day is dead by any measure.
+ */
+export const MAX_WORKER_TIMEOUT_MS = 86_400_000;
+
+/**
  * The crawl's limits when an option is left out.
  *
  * @example

@@ -16,7 +16,6 @@ export type PageOutcome =
       readonly kind: 'html';
       readonly status: number;
       readonly facts: PageFacts;
-      readonly lastModified: string | null;
       readonly headerNoindex: boolean;
       readonly headerNofollow: boolean;
       readonly header: ResponseHeaderFacts;
@@ -107,7 +106,6 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     kind: 'html',
     status,
     facts: extractor.end(),
-    lastModified,
     headerNoindex: robotsHeader.noindex,
     headerNofollow: robotsHeader.nofollow,
     header,

@@ -227,7 +227,7 @@ function html(
       status: outcome.status,
       outcome: 'listed',
       reason: null,
-      lastmod: options.lastmod === 'none' ? null : outcome.lastModified,
+      lastmod: options.lastmod === 'none' ? null : outcome.header.lastModified,
       finalUrl: null,
       data: Object.keys(data).length > 0 ? JSON.stringify(data) : null,
     },

@@ -13,6 +13,7 @@ import type {
   StepRequest,
   StepResult,
 } from '../crawl-state.ts';
+import { MAX_WORKER_TIMEOUT_MS } from '../internal/crawl-defaults.ts';
 import {
   checkNewCrawl,
   checkOrigin,
@@ -101,12 +102,6 @@ const DEFAULT_SCHEMA = 'waymark';
 const DEFAULT_WORKER_TIMEOUT_MS = 60_000;
 const DEFAULT_RETRY_FOR_MS = 300_000;
 const RESULTS_PAGE = 500;
-/**
- * The longest workerTimeoutMs: a day. Its timers (twice it, plus a margin) and the server's
- * idle_in_transaction_session_timeout (an int of ms) must stay below 2^31 ms, about 24.8 days;
- * and a worker silent for a day is dead by any measure.
- */
-const MAX_WORKER_TIMEOUT_MS = 86_400_000;
 
 const DEFAULT_REMEMBER_URLS = 100_000;
 

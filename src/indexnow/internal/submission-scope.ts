@@ -24,10 +24,8 @@ export interface PreparedUrls {
 export function submissionScope(host: string, keyLocation: string | undefined): SubmissionScope {
   const parsedHost = URL.parse(`http://${host}/`);
   if (
-    host === '' ||
+    // (An empty host does not parse; user and password need an `@`, refused below.)
     parsedHost === null ||
-    parsedHost.username !== '' ||
-    parsedHost.password !== '' ||
     // `example.com/path`, `example.com?x`, `http://example.com` are not a host.
     parsedHost.href !== `http://${parsedHost.host}/` ||
     /[/?#@\s\\]/.test(host)

@@ -40,8 +40,6 @@ export interface TableQuery {
   readonly sort: SortState | null;
 }
 
-export const EMPTY_QUERY: TableQuery = { search: '', filters: {}, sort: null };
-
 /** Select option values: `v:<value>` for a value, `n` for no value, `c:<digit>` for a status class. */
 export const NONE_OPTION = 'n';
 export const valueOption = (value: string | number): string => `v:${value}`;

@@ -33,11 +33,6 @@ export function checkContentUsageValue(value: string): ContentUsageCheck {
   return { error: null, notes: statement.problems.filter((p) => p.severity !== 'error') };
 }
 
-/** The error of {@link checkContentUsageValue}, or null. */
-export function contentUsageProblem(value: string): string | null {
-  return checkContentUsageValue(value).error;
-}
-
 /**
  * The `Content-Usage` header of a document: its sidecar's value, else the configuration's
  * (one value, or the value of the longest URL path prefix its canonical path starts with),

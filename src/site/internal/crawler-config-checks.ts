@@ -2,7 +2,7 @@ import { isValidIndexNowKey } from '../../indexnow/indexnow-key.ts';
 import { CRAWLER_PURPOSES, type CrawlerPurpose } from '../../robots/agents/crawler-registry.ts';
 import { parseUsageStatement, type UsageProblem } from '../../robots/usage-statement.ts';
 import type { SiteConfig } from '../site-config.ts';
-import { checkContentUsageValue, contentUsageProblem } from './content-usage-value.ts';
+import { checkContentUsageValue } from './content-usage-value.ts';
 
 /** A checked configuration value, or why it is wrong (see `checkKey` in site-config.ts). */
 export type Checked = { ok: true; value: unknown } | { ok: false; message: string };
@@ -96,7 +96,7 @@ export function crossCheck(config: SiteConfig): string | null {
 export function checkContentUsage(raw: unknown): Checked {
   if (raw === null) return { ok: true, value: null };
   if (typeof raw === 'string') {
-    const problem = contentUsageProblem(raw);
+    const problem = checkContentUsageValue(raw).error;
     return problem === null ? { ok: true, value: raw } : fail(`the value ${problem}`);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -107,7 +107,7 @@ export function checkContentUsage(raw: unknown): Checked {
       return fail(`"${prefix}" is not a URL path prefix such as /blog/`);
     }
     if (typeof value !== 'string') return fail(`the value for ${prefix} must be text`);
-    const problem = contentUsageProblem(value);
+    const problem = checkContentUsageValue(value).error;
     if (problem !== null) return fail(`the value for ${prefix} ${problem}`);
   }
   return { ok: true, value: raw };

@@ -98,7 +98,8 @@ function dateToSeconds(value: Date, field: string, fail: Fail): string {
   if (Number.isNaN(ms)) fail(`${field} is an invalid Date`);
   const year = value.getUTCFullYear();
   if (year < 1 || year > 9999) fail(`${field} ${value.toISOString()} is outside years 1-9999`);
-  return `${new Date(ms - (((ms % 1000) + 1000) % 1000)).toISOString().slice(0, 19)}Z`;
+  // toISOString rounds its fields down, so cutting the milliseconds off the text is exact.
+  return `${value.toISOString().slice(0, 19)}Z`;
 }
 
 /** {@link checkDatetime}'s rules by the book: the normal form, or what is wrong. */
