@@ -2,7 +2,8 @@
 // 50,000 and 1,000,000 URLs (plain and gzip) and an index of twenty 50,000-URL parts.
 // First agreement, then read speed, peak memory, the index-splitting writers, and hostile
 // input (endless lines, whitespace and NUL runs, deep nesting, a gzip bomb) at 1, 10 and
-// 100 MB beside xmllint. Run with `npm run bench:sitemap`; `-- --quick` leaves out
+// 100 MB beside xmllint, and issue 14's targets (whole read jobs against `xmllint --stream`,
+// peak RSS at 50,000 URLs, flat MB/s). Run with `npm run bench:sitemap`; `-- --quick` leaves out
 // everything of 1,000,000 URLs and the 100 MB hostile inputs; `-- --hostile` runs only the
 // hostile inputs.
 
@@ -40,6 +41,13 @@ import {
 } from './lib/sitemap-report.ts';
 import { serveDirectory } from './lib/sitemap-server.ts';
 import {
+  flatnessReport,
+  hasXmllint,
+  type JobTiming,
+  jobReport,
+  timeJobs,
+} from './lib/sitemap-targets.ts';
+import {
   compareLocs,
   readBack,
   type SitemapWriterContender,
@@ -65,7 +73,8 @@ if (HOSTILE_ONLY) {
   try {
     console.log('Sitemap benchmark, hostile input only');
     console.log(machineLine());
-    await hostileSection(dir, HOSTILE_SIZES_MB);
+    const rates = await hostileSection(dir, HOSTILE_SIZES_MB);
+    console.log(`\n${flatnessReport(rates)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -79,6 +88,9 @@ const PARSE_TARGET = 3;
 const LARGE_PASSES = 2;
 const MEMORY_LIMIT = 100 * 1e6;
 const CHILD_TIMEOUT_MS = 180_000;
+/** Whole-job rounds (waymark and xmllint taking turns) on the 50,000- and 1,000,000-URL files. */
+const JOB_ROUNDS = 7;
+const LARGE_JOB_ROUNDS = 3;
 /** Five rounds (median), no warm-up of its own: the agreement pass has just run every reader. */
 const PARSE_PLAN: TimingPlan = {
   warmups: 0,
@@ -370,8 +382,22 @@ try {
       'temporary names renamed at the end; sitemap always writes an index and numbered parts.',
   );
 
-  // 6. Hostile input
-  await hostileSection(root, HOSTILE_SIZES_MB);
+  // 6. Hostile input (and normal input at the same sizes)
+  const rates = await hostileSection(root, HOSTILE_SIZES_MB);
+
+  // 7. Issue 14's targets: whole jobs beside xmllint, peak RSS at 50,000 URLs, flat MB/s
+  const xmllint = hasXmllint();
+  console.log(
+    `\n7. Targets: waymark's whole read job beside \`xmllint --stream\` on the same files, each a fresh process${xmllint ? '' : ' (xmllint not installed: apt-get install libxml2-utils)'}\n`,
+  );
+  const jobs: JobTiming[] = [
+    await timeJobs(script, inputs.urlset50k, JOB_ROUNDS, xmllint, CHILD_TIMEOUT_MS),
+  ];
+  if (inputs.urlset1m !== null) {
+    jobs.push(await timeJobs(script, inputs.urlset1m, LARGE_JOB_ROUNDS, xmllint, CHILD_TIMEOUT_MS));
+  }
+  console.log(jobReport(jobs, xmllint));
+  console.log(flatnessReport(rates));
 } finally {
   await server.close();
   rmSync(root, { recursive: true, force: true });

@@ -1,21 +1,26 @@
 // One read in a fresh process, so its time and its peak memory are its own. The process
-// runs plain JavaScript: `buildChildScript` compiles this module and what it imports
+// runs plain JavaScript: `buildChildScript` compiles the child's entry
+// (sitemap-child-main.ts) and what it imports
 // (waymark's sources, the reader modules) with the project's tsc into a temp directory, as
 // the package ships `dist/`. Node's type stripping would otherwise add some 40 MB of RSS to
 // every process before any sitemap is read. `runInChild` passes the task as JSON in argv;
 // the child prints one JSON line with the result.
 
 import { spawn } from 'node:child_process';
-import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { getHeapStatistics } from 'node:v8';
 import { compileForChild, howItEnded, spawnNode } from './child-process.ts';
-import { peakRssNow } from './peak-rss.ts';
-import { loadReader, type ReadTarget } from './sitemap-readers.ts';
+import { RESULT_MARK } from './sitemap-child-main.ts';
+import type { ReadTarget } from './sitemap-readers.ts';
 
 export interface ChildTask {
   readonly reader: string;
   readonly target: ReadTarget;
+  /**
+   * Watch the heap after each full GC (`liveHeap`); this loads `node:v8` and `node:perf_hooks`
+   * into the child. False for the whole-job timing, whose process must load only what a
+   * user's program reading a sitemap loads. Default: true.
+   */
+  readonly liveHeap?: boolean;
 }
 
 export interface ChildResult {
@@ -36,9 +41,9 @@ export interface ChildScript {
   readonly compiled: boolean;
 }
 
-const SCRIPT = fileURLToPath(import.meta.url);
+/** The child's own entry: kept apart so that the child loads none of the spawning code. */
+const SCRIPT = fileURLToPath(new URL('./sitemap-child-main.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const MARK = 'sitemap-child-result ';
 
 /** Compiles this script and its imports into `dir`; falls back to the sources on failure. */
 export async function buildChildScript(dir: string): Promise<ChildScript> {
@@ -53,13 +58,13 @@ export function runInChild(
   timeoutMs: number,
 ): Promise<ChildResult> {
   return spawnNode([script.path, JSON.stringify(task)], { timeoutMs }).then((output) => {
-    const line = output.stdout.split('\n').find((l) => l.startsWith(MARK));
+    const line = output.stdout.split('\n').find((l) => l.startsWith(RESULT_MARK));
     if (output.code !== 0 || line === undefined) {
       throw new Error(
         `${task.reader} on ${task.target.url}: ${howItEnded(output)}\n${output.stderr.slice(-2000)}`,
       );
     }
-    return JSON.parse(line.slice(MARK.length)) as ChildResult;
+    return JSON.parse(line.slice(RESULT_MARK.length)) as ChildResult;
   });
 }
 
@@ -80,34 +85,4 @@ export function bareNodeRss(): Promise<number> {
     child.on('error', reject);
     child.on('close', () => resolve(Number(stdout)));
   });
-}
-
-async function childMain(task: ChildTask): Promise<void> {
-  const reader = await loadReader(task.reader);
-  let liveHeap: number | null = null;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
-      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
-      liveHeap = Math.max(liveHeap ?? 0, getHeapStatistics().used_heap_size);
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  const baselineRss = peakRssNow();
-  const start = performance.now();
-  const { count, problems } = await reader.read(task.target, false);
-  const ms = performance.now() - start;
-  const peakRss = peakRssNow();
-  // Let the observer see the last collections.
-  await new Promise((resolve) => setImmediate(resolve));
-  observer.disconnect();
-  const result: ChildResult = { count, problems, ms, baselineRss, peakRss, liveHeap };
-  process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
-  // Keep-alive sockets to the bench server would hold the process open for seconds.
-  process.exit(0);
-}
-
-// Run as a script (not imported): the task is the one argument.
-if (process.argv[1] === SCRIPT) {
-  await childMain(JSON.parse(process.argv[2] ?? '{}') as ChildTask);
 }

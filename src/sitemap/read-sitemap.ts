@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { flattenBatches } from './internal/batch-flattener.ts';
 import { chunksOf, gunzipIfNeeded, type SitemapInput } from './internal/byte-source.ts';
 import { ReadingTime } from './internal/reading-time.ts';
 import { SitemapParser, type SitemapParserOptions } from './sitemap-parser.ts';
@@ -56,10 +57,7 @@ export function parseSitemap(
   options: ReadSitemapOptions = {},
 ): SitemapReading {
   const batches = parseSitemapBatches(input, options);
-  async function* entries(): AsyncGenerator<SitemapEntry> {
-    for await (const batch of batches) yield* batch;
-  }
-  return readingOf(entries(), batches);
+  return readingOf(flattenBatches(batches[Symbol.asyncIterator]()), batches);
 }
 
 /** {@link SitemapReading} in batches: the entries each piece of input completed. */
@@ -78,8 +76,12 @@ export function parseSitemapBatches(
 ): SitemapBatchReading {
   const outcome: Outcome = { kind: 'unknown', diagnostics: [] };
   async function* batches(): AsyncGenerator<SitemapEntry[]> {
-    let queue: SitemapEntry[] = [];
-    const parser = new SitemapParser(options, (entry) => queue.push(entry));
+    // One array, emptied by splice: a new empty array per batch made V8 throw away the
+    // compiled code that pushes entries (the array literal's element kind changes on first push).
+    const queue: SitemapEntry[] = [];
+    const parser = new SitemapParser(options, (entry) => {
+      queue.push(entry);
+    });
     const extra: Diagnostic[] = [];
     const time = new ReadingTime(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.now);
     const source = gunzipIfNeeded(chunksOf(input));
@@ -103,8 +105,7 @@ export function parseSitemapBatches(
           );
           outcome.kind = parser.kind;
           if (queue.length > 0) {
-            const batch = queue;
-            queue = [];
+            const batch = queue.splice(0);
             time.pause();
             yield batch;
             time.resume();
@@ -160,7 +161,7 @@ interface Outcome {
  * `outcome` when asked (they settle as iteration goes on).
  */
 function readingOf<T>(
-  iterator: AsyncGenerator<T>,
+  iterator: AsyncIterator<T>,
   outcome: Readonly<Outcome>,
 ): AsyncIterable<T> & Readonly<Outcome> {
   return {

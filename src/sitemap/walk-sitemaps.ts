@@ -1,8 +1,8 @@
-import { type FetchFunction, type OpenedResponse, openWithLimits } from '../http/index.ts';
+import type { FetchFunction, OpenedResponse } from '../http/index.ts';
 import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { isWaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
-import { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from '../url/index.ts';
+import { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from '../url/url-length.ts';
 import { parseSitemapBatches } from './read-sitemap.ts';
 import type { SitemapKind, SitemapUrl } from './types.ts';
 
@@ -300,6 +300,7 @@ async function open(pending: Pending, options: WalkSitemapsOptions): Promise<Ope
     }
   }
   try {
+    const { openWithLimits } = await loadHttp();
     const response = await openWithLimits(pending.url, {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -351,6 +352,17 @@ function sitemapReport(pending: Pending, fields: Partial<SitemapReport>): Sitema
     skipCode: null,
     ...fields,
   };
+}
+
+/**
+ * The HTTP client, loaded on the first fetch: it brings node:https and TLS with it (about
+ * 11 MB of RSS), which a program that only reads sitemaps from files never needs, and
+ * `waymark/sitemap` would otherwise load on import.
+ */
+let httpModule: Promise<typeof import('../http/index.ts')> | null = null;
+function loadHttp(): Promise<typeof import('../http/index.ts')> {
+  httpModule ??= import('../http/index.ts');
+  return httpModule;
 }
 
 /** Sitemap URLs are compared without fragment, as `new URL(x).href` spells them. */

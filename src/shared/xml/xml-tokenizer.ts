@@ -169,9 +169,14 @@ export class XmlTokenizer {
   /** A DOCTYPE's text up to its internal subset, once that has opened. */
   #doctypeData: string | null = null;
   #state = TEXT;
+  /** Where the current token starts in the chunk, while `#markup` reads it. */
+  #tokenStart = 0;
   /** Offset of the current chunk's first character in all the text written. */
   #offset = 0;
-  /** The unfinished token's characters from earlier chunks, as written. */
+  /**
+   * The unfinished token's characters from earlier chunks, as written. Tested by its length:
+   * compared with `''` it is a built string where V8's compiled code expected an interned one.
+   */
   #carry = '';
   /** The current attribute value, decoded, so far. */
   #value = '';
@@ -224,19 +229,19 @@ export class XmlTokenizer {
       case IN_DECLARATION:
       case IN_BOGUS_COMMENT:
       case IN_PROCESSING_INSTRUCTION:
-        if (this.#carry !== '') this.#text(this.#carry, end);
+        if (this.#carry.length > 0) this.#text(this.#carry, end);
         break;
       case IN_DOCTYPE:
         // Cut inside the internal subset: the declaration is reported all the same (its text
         // up to the subset); before that it is text, as for any unfinished declaration.
         if (this.#doctypeData !== null) this.#declaration(this.#doctypeData, DOCTYPE.length);
-        else if (this.#carry !== '') this.#text(this.#carry, end);
+        else if (this.#carry.length > 0) this.#text(this.#carry, end);
         this.#doctypeData = null;
         break;
       case IN_CDATA:
         // htmlparser2 delivers an unfinished CDATA section as text, and then (as after an
         // unfinished comment) counts offsets from one past the end.
-        if (this.#carry !== '') {
+        if (this.#carry.length > 0) {
           this.#handler.ontext(this.#carry);
           this.startIndex = end + 1;
         }
@@ -284,18 +289,9 @@ export class XmlTokenizer {
     let stopState = -1;
 
     if (state === IN_REFERENCE) {
-      const reference = this.#reference;
-      const end = reference.scan(buf, 0);
-      if (end === UNFINISHED) {
-        this.#referenceText += buf;
-        return;
-      }
-      state = this.#referenceBase;
-      const text = end === NOT_A_REFERENCE ? this.#referenceText : reference.text;
-      this.#referenceText = '';
-      if (state === TEXT) this.#text(text, offset + (end < 0 ? 0 : end));
-      else this.#value += text;
-      if (end > 0) i = s = end;
+      i = s = this.#resumeReference(buf, offset);
+      if (i < 0) return;
+      state = this.#state;
     }
 
     while (i < length) {
@@ -375,7 +371,10 @@ export class XmlTokenizer {
           } else {
             this.#carry = '';
             // A name seen before is matched in place rather than scanned and built again.
-            const known = this.#names[nameKey(c, buf.charCodeAt(i + 1))];
+            // Not at the chunk's last character: reading past it would make V8 throw the
+            // compiled loop away (and no name could be matched in place there anyway).
+            const known =
+              i + 1 < length ? this.#names[nameKey(c, buf.charCodeAt(i + 1))] : undefined;
             const after = i + (known?.length ?? 0);
             if (
               known !== undefined &&
@@ -397,7 +396,7 @@ export class XmlTokenizer {
         case IN_TAG_NAME: {
           while (i < length && !endsName(buf.charCodeAt(i))) i++;
           if (i === length) break;
-          if (this.#carry === '') {
+          if (this.#carry.length === 0) {
             const name = buf.slice(s, i);
             this.#names[nameKey(buf.charCodeAt(s), buf.charCodeAt(s + 1))] = name;
             this.#openTag(name);
@@ -429,107 +428,6 @@ export class XmlTokenizer {
           break;
         }
 
-        case IN_SELF_CLOSING_TAG: {
-          let c = buf.charCodeAt(i);
-          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
-          if (i === length) break;
-          if (c === GT) {
-            const name = this.#tagName;
-            const skipped = this.#skipping;
-            this.#endOpenTag();
-            const stack = this.#stack;
-            if (skipped) {
-              this.#skipped--;
-            } else if (stack[stack.length - 1] === name) {
-              stack.pop();
-              handler.onclosetag(name, true);
-            }
-            state = TEXT;
-            s = ++i;
-            this.startIndex = offset + s;
-          } else {
-            state = BEFORE_ATTRIBUTE_NAME;
-          }
-          break;
-        }
-
-        case IN_ATTRIBUTE_NAME: {
-          let c = buf.charCodeAt(i);
-          while (c !== EQUALS && !endsName(c) && ++i < length) c = buf.charCodeAt(i);
-          if (i === length) break;
-          this.#attributeName = this.#section(buf, s, i);
-          this.startIndex = this.#attributeStart;
-          state = AFTER_ATTRIBUTE_NAME;
-          break;
-        }
-
-        case AFTER_ATTRIBUTE_NAME: {
-          let c = buf.charCodeAt(i);
-          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
-          if (i === length) break;
-          if (c === EQUALS) {
-            state = BEFORE_ATTRIBUTE_VALUE;
-            i++;
-          } else {
-            this.#attributeEnd('');
-            if (c === SLASH || c === GT) {
-              state = BEFORE_ATTRIBUTE_NAME;
-            } else {
-              state = IN_ATTRIBUTE_NAME;
-              this.#attributeStart = offset + i;
-              s = i++;
-              this.#carry = '';
-            }
-          }
-          break;
-        }
-
-        case BEFORE_ATTRIBUTE_VALUE: {
-          let c = buf.charCodeAt(i);
-          while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
-          if (i === length) break;
-          this.#value = '';
-          if (c === DOUBLE_QUOTE) {
-            state = IN_VALUE_DOUBLE_QUOTED;
-            s = ++i;
-          } else if (c === SINGLE_QUOTE) {
-            state = IN_VALUE_SINGLE_QUOTED;
-            s = ++i;
-          } else {
-            state = IN_VALUE_UNQUOTED;
-            s = i;
-          }
-          break;
-        }
-
-        case IN_VALUE_UNQUOTED: {
-          let c = buf.charCodeAt(i);
-          while (c !== GT && c !== AMPERSAND && !isSpace(c) && ++i < length) c = buf.charCodeAt(i);
-          if (i === length) break;
-          if (c === AMPERSAND) {
-            const reference = this.#reference;
-            reference.start();
-            const end = reference.scan(buf, i + 1);
-            if (end === NOT_A_REFERENCE) {
-              i++;
-              break;
-            }
-            this.#value += end > 0 ? buf.slice(s, i) + reference.text : buf.slice(s, i);
-            if (end > 0) {
-              i = s = end;
-              break;
-            }
-            this.#referenceBase = state;
-            this.#referenceText = buf.slice(i);
-            state = IN_REFERENCE;
-            i = s = length;
-            break;
-          }
-          this.#attributeEnd(this.#value + buf.slice(s, i));
-          state = BEFORE_ATTRIBUTE_NAME;
-          break;
-        }
-
         case BEFORE_CLOSING_TAG_NAME: {
           let c = buf.charCodeAt(i);
           while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
@@ -541,12 +439,15 @@ export class XmlTokenizer {
             i++;
           } else {
             this.#carry = '';
+            // Compared once: a second comparison reached only off the usual path would have no
+            // type feedback when V8 compiles the loop, and would throw the compiled loop away.
+            const slash = c === SLASH;
             // The usual end tag closes the innermost element: matched in place.
             const stack = this.#stack;
             const innermost = stack[stack.length - 1];
             const after = i + (innermost?.length ?? 0);
             if (
-              c !== SLASH &&
+              !slash &&
               this.#skipped === 0 &&
               innermost !== undefined &&
               after < length &&
@@ -559,19 +460,12 @@ export class XmlTokenizer {
               state = AFTER_CLOSING_TAG_NAME;
               i = after;
             } else {
-              state = c === SLASH ? IN_BOGUS_COMMENT : IN_CLOSING_TAG_NAME;
-              s = i++;
+              // Read on from the name's first character itself (neither state stops at it):
+              // no arithmetic here that the compiled loop has never seen.
+              state = slash ? IN_BOGUS_COMMENT : IN_CLOSING_TAG_NAME;
+              s = i;
             }
           }
-          break;
-        }
-
-        case IN_CLOSING_TAG_NAME: {
-          while (i < length && !endsName(buf.charCodeAt(i))) i++;
-          if (i === length) break;
-          this.#closeTag(this.#section(buf, s, i));
-          this.startIndex = offset + i + 1;
-          state = AFTER_CLOSING_TAG_NAME;
           break;
         }
 
@@ -586,168 +480,328 @@ export class XmlTokenizer {
           break;
         }
 
-        case BEFORE_DECLARATION: {
-          const c = buf.charCodeAt(i++);
-          if (c === OPEN_BRACKET) {
-            state = CDATA_SEQUENCE;
-            this.#cdataStart = 1;
-          } else {
-            // htmlparser2 consumes this character either way, even a `>`.
-            state = c === DASH ? BEFORE_COMMENT : IN_DECLARATION;
-            this.#doctypeMatch = (c | 0x20) === DOCTYPE.charCodeAt(0) ? 1 : -1;
-          }
-          break;
-        }
-
-        case BEFORE_COMMENT: {
-          if (buf.charCodeAt(i++) === DASH) {
-            state = IN_COMMENT;
-            this.#end.start();
-            s = i;
-            this.#carry = '';
-          } else {
-            state = IN_DECLARATION;
-            this.#doctypeMatch = -1;
-          }
-          break;
-        }
-
-        case CDATA_SEQUENCE: {
-          let matched = this.#cdataStart;
-          while (i < length && buf.charCodeAt(i) === CDATA_START.charCodeAt(matched)) {
-            i++;
-            if (++matched === CDATA_START.length) break;
-          }
-          this.#cdataStart = matched;
-          if (matched === CDATA_START.length) {
-            state = IN_CDATA;
-            this.#end.start();
-            s = i;
-            this.#carry = '';
-          } else if (i < length) {
-            state = IN_DECLARATION;
-            this.#doctypeMatch = -1;
-          }
-          break;
-        }
-
-        case IN_DECLARATION:
-        case IN_BOGUS_COMMENT: {
-          if (state === IN_DECLARATION && this.#doctypeMatch > 0) {
-            i = this.#matchDoctype(buf, i);
-            if (this.#doctypeMatch === DOCTYPE_CONFIRMED) {
-              state = IN_DOCTYPE;
-              this.#doctype.start();
-              this.#doctypeData = null;
-              break;
-            }
-            if (i === length) break;
-          }
-          const gt = buf.indexOf('>', i);
-          if (gt < 0) {
-            i = length;
-            break;
-          }
-          if (state === IN_DECLARATION) {
-            this.#declaration(this.#section(buf, s, gt));
-          } else {
-            this.#carry = '';
-          }
-          state = TEXT;
-          i = s = gt + 1;
-          this.startIndex = offset + i;
-          break;
-        }
-
-        case IN_DOCTYPE: {
-          const doctype = this.#doctype;
-          const end = doctype.scan(buf, i);
-          if (doctype.subsetOpenedAt >= 0 && this.#doctypeData === null) {
-            // What comes before the subset is kept; the subset itself never is.
-            this.#doctypeData = this.#section(buf, s, doctype.subsetOpenedAt + 1);
-          }
-          if (end === DOCTYPE_UNFINISHED) {
-            i = length;
-            break;
-          }
-          const cut = end === DOCTYPE_CUT_BEFORE_TAG;
-          const lessThan = doctype.lessThan;
-          let value = this.#doctypeData;
-          if (value === null) {
-            // Without a subset the text is as htmlparser2 has it (the `<` of a cut tag left out).
-            value = !cut
-              ? this.#section(buf, s, end - 1)
-              : lessThan < 0
-                ? this.#section(buf, s, 0).slice(0, -1)
-                : this.#section(buf, s, lessThan);
-          }
-          this.#doctypeData = null;
-          this.#carry = '';
-          this.#declaration(value, DOCTYPE.length);
-          if (cut) {
-            // The tag the declaration ran into is read as a tag.
-            state = BEFORE_TAG_NAME;
-            i = lessThan + 1;
-            s = Math.max(0, lessThan);
-            this.startIndex = offset + lessThan;
-          } else {
-            state = TEXT;
-            i = s = end;
-            this.startIndex = offset + end;
-          }
-          break;
-        }
-
-        case IN_COMMENT: {
-          i = this.#end.comment(buf, i);
-          if (i < 0) {
-            i = length;
-            break;
-          }
-          state = TEXT;
-          s = i;
-          this.startIndex = offset + i;
-          break;
-        }
-
-        case IN_CDATA: {
-          i = this.#end.cdata(buf, i);
-          if (i < 0) {
-            i = length;
-            break;
-          }
-          // The text before `]]>` (when nothing was carried, `]]>` is all in this chunk).
-          handler.ontext(
-            this.#carry === '' ? buf.slice(s, i - 3) : this.#section(buf, s, i).slice(0, -3),
-          );
-          state = TEXT;
-          s = i;
-          this.startIndex = offset + i;
-          break;
-        }
-
-        case IN_PROCESSING_INSTRUCTION: {
-          i = this.#end.instruction(buf, i);
-          if (i < 0) {
-            i = length;
-            break;
-          }
-          const value =
-            this.#carry === '' ? buf.slice(s, i - 2) : this.#section(buf, s, i).slice(0, -2);
-          handler.onprocessinginstruction(`?${instructionName(value)}`, `?${value}`);
-          state = TEXT;
-          s = i;
-          this.startIndex = offset + i - 1;
-          break;
-        }
-
         default:
-          i = length;
+          this.#state = state;
+          this.#tokenStart = s;
+          i = this.#markup(buf, i, length, offset);
+          state = this.#state;
+          s = this.#tokenStart;
           break;
       }
     }
 
-    // The chunk is used up: keep what the unfinished token needs.
+    this.#keepUnfinished(buf, s, length, offset, state);
+    this.#state = state;
+  }
+
+  /**
+   * The chunk starts inside a character reference: reads its end. Returns where reading goes
+   * on (with `#state` set), or -1 when the whole chunk is still inside it.
+   */
+  #resumeReference(buf: string, offset: number): number {
+    const reference = this.#reference;
+    const end = reference.scan(buf, 0);
+    if (end === UNFINISHED) {
+      this.#referenceText += buf;
+      return -1;
+    }
+    const state = this.#referenceBase;
+    const text = end === NOT_A_REFERENCE ? this.#referenceText : reference.text;
+    this.#referenceText = '';
+    if (state === TEXT) this.#text(text, offset + (end < 0 ? 0 : end));
+    else this.#value += text;
+    this.#state = state;
+    return end > 0 ? end : 0;
+  }
+
+  /**
+   * One step in a state that sitemaps reach rarely (inside attributes, self-closing tags, end
+   * tags not matched in place, comments, CDATA, declarations, processing instructions), from
+   * `i`; returns where it stopped. `#state` and `#tokenStart` carry the state and the token's
+   * start in and out. Kept out of `#parse` so that the loop V8 optimises is small: compiling
+   * the whole state machine at once cost a cold read of 50,000 URLs some 10 MB of peak memory,
+   * and each first visit to a rare state threw the whole compiled loop away.
+   */
+  #markup(buf: string, i: number, length: number, offset: number): number {
+    let state = this.#state;
+    let s = this.#tokenStart;
+    switch (state) {
+      case IN_SELF_CLOSING_TAG: {
+        let c = buf.charCodeAt(i);
+        while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+        if (i === length) break;
+        if (c === GT) {
+          const name = this.#tagName;
+          const skipped = this.#skipping;
+          this.#endOpenTag();
+          const stack = this.#stack;
+          if (skipped) {
+            this.#skipped--;
+          } else if (stack[stack.length - 1] === name) {
+            stack.pop();
+            this.#handler.onclosetag(name, true);
+          }
+          state = TEXT;
+          s = ++i;
+          this.startIndex = offset + s;
+        } else {
+          state = BEFORE_ATTRIBUTE_NAME;
+        }
+        break;
+      }
+
+      case IN_ATTRIBUTE_NAME: {
+        let c = buf.charCodeAt(i);
+        while (c !== EQUALS && !endsName(c) && ++i < length) c = buf.charCodeAt(i);
+        if (i === length) break;
+        this.#attributeName = this.#section(buf, s, i);
+        this.startIndex = this.#attributeStart;
+        state = AFTER_ATTRIBUTE_NAME;
+        break;
+      }
+
+      case AFTER_ATTRIBUTE_NAME: {
+        let c = buf.charCodeAt(i);
+        while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+        if (i === length) break;
+        if (c === EQUALS) {
+          state = BEFORE_ATTRIBUTE_VALUE;
+          i++;
+        } else {
+          this.#attributeEnd('');
+          if (c === SLASH || c === GT) {
+            state = BEFORE_ATTRIBUTE_NAME;
+          } else {
+            state = IN_ATTRIBUTE_NAME;
+            this.#attributeStart = offset + i;
+            s = i++;
+            this.#carry = '';
+          }
+        }
+        break;
+      }
+
+      case BEFORE_ATTRIBUTE_VALUE: {
+        let c = buf.charCodeAt(i);
+        while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+        if (i === length) break;
+        this.#value = '';
+        if (c === DOUBLE_QUOTE) {
+          state = IN_VALUE_DOUBLE_QUOTED;
+          s = ++i;
+        } else if (c === SINGLE_QUOTE) {
+          state = IN_VALUE_SINGLE_QUOTED;
+          s = ++i;
+        } else {
+          state = IN_VALUE_UNQUOTED;
+          s = i;
+        }
+        break;
+      }
+
+      case IN_VALUE_UNQUOTED: {
+        let c = buf.charCodeAt(i);
+        while (c !== GT && c !== AMPERSAND && !isSpace(c) && ++i < length) c = buf.charCodeAt(i);
+        if (i === length) break;
+        if (c === AMPERSAND) {
+          const reference = this.#reference;
+          reference.start();
+          const end = reference.scan(buf, i + 1);
+          if (end === NOT_A_REFERENCE) {
+            i++;
+            break;
+          }
+          this.#value += end > 0 ? buf.slice(s, i) + reference.text : buf.slice(s, i);
+          if (end > 0) {
+            i = s = end;
+            break;
+          }
+          this.#referenceBase = state;
+          this.#referenceText = buf.slice(i);
+          state = IN_REFERENCE;
+          i = s = length;
+          break;
+        }
+        this.#attributeEnd(this.#value + buf.slice(s, i));
+        state = BEFORE_ATTRIBUTE_NAME;
+        break;
+      }
+
+      case IN_CLOSING_TAG_NAME: {
+        while (i < length && !endsName(buf.charCodeAt(i))) i++;
+        if (i === length) break;
+        this.#closeTag(this.#section(buf, s, i));
+        this.startIndex = offset + i + 1;
+        state = AFTER_CLOSING_TAG_NAME;
+        break;
+      }
+
+      case BEFORE_DECLARATION: {
+        const c = buf.charCodeAt(i++);
+        if (c === OPEN_BRACKET) {
+          state = CDATA_SEQUENCE;
+          this.#cdataStart = 1;
+        } else {
+          // htmlparser2 consumes this character either way, even a `>`.
+          state = c === DASH ? BEFORE_COMMENT : IN_DECLARATION;
+          this.#doctypeMatch = (c | 0x20) === DOCTYPE.charCodeAt(0) ? 1 : -1;
+        }
+        break;
+      }
+
+      case BEFORE_COMMENT: {
+        if (buf.charCodeAt(i++) === DASH) {
+          state = IN_COMMENT;
+          this.#end.start();
+          s = i;
+          this.#carry = '';
+        } else {
+          state = IN_DECLARATION;
+          this.#doctypeMatch = -1;
+        }
+        break;
+      }
+
+      case CDATA_SEQUENCE: {
+        let matched = this.#cdataStart;
+        while (i < length && buf.charCodeAt(i) === CDATA_START.charCodeAt(matched)) {
+          i++;
+          if (++matched === CDATA_START.length) break;
+        }
+        this.#cdataStart = matched;
+        if (matched === CDATA_START.length) {
+          state = IN_CDATA;
+          this.#end.start();
+          s = i;
+          this.#carry = '';
+        } else if (i < length) {
+          state = IN_DECLARATION;
+          this.#doctypeMatch = -1;
+        }
+        break;
+      }
+
+      case IN_DECLARATION:
+      case IN_BOGUS_COMMENT: {
+        if (state === IN_DECLARATION && this.#doctypeMatch > 0) {
+          i = this.#matchDoctype(buf, i);
+          if (this.#doctypeMatch === DOCTYPE_CONFIRMED) {
+            state = IN_DOCTYPE;
+            this.#doctype.start();
+            this.#doctypeData = null;
+            break;
+          }
+          if (i === length) break;
+        }
+        const gt = buf.indexOf('>', i);
+        if (gt < 0) {
+          i = length;
+          break;
+        }
+        if (state === IN_DECLARATION) {
+          this.#declaration(this.#section(buf, s, gt));
+        } else {
+          this.#carry = '';
+        }
+        state = TEXT;
+        i = s = gt + 1;
+        this.startIndex = offset + i;
+        break;
+      }
+
+      case IN_DOCTYPE: {
+        const doctype = this.#doctype;
+        const end = doctype.scan(buf, i);
+        if (doctype.subsetOpenedAt >= 0 && this.#doctypeData === null) {
+          // What comes before the subset is kept; the subset itself never is.
+          this.#doctypeData = this.#section(buf, s, doctype.subsetOpenedAt + 1);
+        }
+        if (end === DOCTYPE_UNFINISHED) {
+          i = length;
+          break;
+        }
+        const cut = end === DOCTYPE_CUT_BEFORE_TAG;
+        const lessThan = doctype.lessThan;
+        let value = this.#doctypeData;
+        if (value === null) {
+          // Without a subset the text is as htmlparser2 has it (the `<` of a cut tag left out).
+          value = !cut
+            ? this.#section(buf, s, end - 1)
+            : lessThan < 0
+              ? this.#section(buf, s, 0).slice(0, -1)
+              : this.#section(buf, s, lessThan);
+        }
+        this.#doctypeData = null;
+        this.#carry = '';
+        this.#declaration(value, DOCTYPE.length);
+        if (cut) {
+          // The tag the declaration ran into is read as a tag.
+          state = BEFORE_TAG_NAME;
+          i = lessThan + 1;
+          s = Math.max(0, lessThan);
+          this.startIndex = offset + lessThan;
+        } else {
+          state = TEXT;
+          i = s = end;
+          this.startIndex = offset + end;
+        }
+        break;
+      }
+
+      case IN_COMMENT: {
+        i = this.#end.comment(buf, i);
+        if (i < 0) {
+          i = length;
+          break;
+        }
+        state = TEXT;
+        s = i;
+        this.startIndex = offset + i;
+        break;
+      }
+
+      case IN_CDATA: {
+        i = this.#end.cdata(buf, i);
+        if (i < 0) {
+          i = length;
+          break;
+        }
+        // The text before `]]>` (when nothing was carried, `]]>` is all in this chunk).
+        this.#handler.ontext(
+          this.#carry.length === 0 ? buf.slice(s, i - 3) : this.#section(buf, s, i).slice(0, -3),
+        );
+        state = TEXT;
+        s = i;
+        this.startIndex = offset + i;
+        break;
+      }
+
+      case IN_PROCESSING_INSTRUCTION: {
+        i = this.#end.instruction(buf, i);
+        if (i < 0) {
+          i = length;
+          break;
+        }
+        const value =
+          this.#carry.length === 0 ? buf.slice(s, i - 2) : this.#section(buf, s, i).slice(0, -2);
+        this.#handler.onprocessinginstruction(`?${instructionName(value)}`, `?${value}`);
+        state = TEXT;
+        s = i;
+        this.startIndex = offset + i - 1;
+        break;
+      }
+
+      default:
+        i = length;
+        break;
+    }
+    this.#state = state;
+    this.#tokenStart = s;
+    return i;
+  }
+
+  /** The chunk is used up: keep what the unfinished token (from `s`) needs. */
+  #keepUnfinished(buf: string, s: number, length: number, offset: number, state: number): void {
     switch (state) {
       case TEXT:
         if (s < length) this.#text(buf.slice(s), offset + length);
@@ -776,7 +830,6 @@ export class XmlTokenizer {
       default:
         break;
     }
-    this.#state = state;
   }
 
   /** Reads on through `DOCTYPE` (from `#doctypeMatch` characters in); returns where it stopped. */
@@ -802,14 +855,14 @@ export class XmlTokenizer {
   /** The current token's characters from s to end, with any carried from earlier chunks. */
   #section(buf: string, s: number, end: number): string {
     const carry = this.#carry;
-    if (carry === '') return buf.slice(s, end);
+    if (carry.length === 0) return buf.slice(s, end);
     this.#carry = '';
     return carry + buf.slice(s, end);
   }
 
   /** A `<` (or `</`) from an earlier chunk turned out to be text. */
   #flushCarryAsText(offset: number): void {
-    if (this.#carry === '') return;
+    if (this.#carry.length === 0) return;
     this.#text(this.#carry, offset);
     this.#carry = '';
   }

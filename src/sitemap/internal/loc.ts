@@ -1,3 +1,5 @@
+import { plainHref } from '../../url/internal/plain-http-url.ts';
+
 /** XML whitespace, the only whitespace a `<loc>` may be padded with. */
 export function trimXml(text: string): string {
   let s = 0;
@@ -27,6 +29,24 @@ export type LocReading =
  */
 export function readLoc(raw: string): LocReading {
   const text = trimXml(raw);
+  // Nearly every loc is already spelled as the parser would: taken as it is, without it.
+  const plain = plainHref(text);
+  if (plain === null) return readLocByParser(text);
+  // Copied (as the parser's href was): a slice of the decoded input would keep the whole
+  // piece of the document it came from alive for as long as the entry is held.
+  return { ok: true, href: ownCopy(plain.href), host: plain.host };
+}
+
+/** `text` as a string of its own, not a slice that keeps a larger string alive. */
+function ownCopy(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
+/**
+ * {@link readLoc} of a trimmed value without the shortcut for plain URLs. Not for use
+ * elsewhere; the differential property test holds the shortcut to it.
+ */
+export function readLocByParser(text: string): LocReading {
   if (text.length === 0)
     return { ok: false, code: 'empty-loc', message: 'empty <loc>; entry skipped' };
   const url = URL.parse(text);

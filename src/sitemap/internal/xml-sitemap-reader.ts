@@ -43,6 +43,16 @@ const CORE_ORDER: Readonly<Record<string, number>> = {
 /** What an XML element name can look like (a raw `<` in text shows up as a bogus one). */
 const ELEMENT_NAME = /^[a-z_][\w.-]*$/;
 
+/** Element names remembered with their parts (see `#nameParts`). */
+const NAME_CACHE_SIZE = 256;
+
+interface ElementName {
+  readonly prefix: string;
+  readonly local: string;
+  /** Matches ELEMENT_NAME: else a raw `<` in text, read as a tag. */
+  readonly wellFormed: boolean;
+}
+
 interface Capture {
   /** Which field the text goes to. */
   readonly field: string;
@@ -73,6 +83,7 @@ export class XmlSitemapReader {
   readonly #scope = new NamespaceScope();
   readonly #stack: string[] = [];
   readonly #reportedPrefixes = new Set<string>();
+  readonly #names = new Map<string, ElementName>();
   #entryDepth = -1;
   #url: UrlDraft | null = null;
   #extension: ExtensionDraft | null = null;
@@ -185,12 +196,10 @@ export class XmlSitemapReader {
 
   #openElement(name: string, attributes: Record<string, string>): void {
     this.#scope.open(attributes);
-    const colon = name.indexOf(':');
-    const prefix = colon < 0 ? '' : name.slice(0, colon).toLowerCase();
-    const local = (colon < 0 ? name : name.slice(colon + 1)).toLowerCase();
+    const { prefix, local, wellFormed } = this.#nameParts(name);
     this.#stack.push(local);
     const depth = this.#stack.length;
-    if (!ELEMENT_NAME.test(local)) {
+    if (!wellFormed) {
       this.#log.report(
         'warning',
         'malformed-markup',
@@ -252,6 +261,26 @@ export class XmlSitemapReader {
       default:
         return;
     }
+  }
+
+  /**
+   * The prefix and local name of an element name, lower-cased, and whether it looks like
+   * one. Remembered per name: a sitemap repeats a handful of names millions of times (the
+   * tokenizer hands out the same string for each), and a hostile one with ever new names
+   * stops being remembered at NAME_CACHE_SIZE.
+   */
+  #nameParts(name: string): ElementName {
+    const known = this.#names.get(name);
+    if (known !== undefined) return known;
+    const colon = name.indexOf(':');
+    const local = (colon < 0 ? name : name.slice(colon + 1)).toLowerCase();
+    const parts: ElementName = {
+      prefix: colon < 0 ? '' : name.slice(0, colon).toLowerCase(),
+      local,
+      wellFormed: ELEMENT_NAME.test(local),
+    };
+    if (this.#names.size < NAME_CACHE_SIZE) this.#names.set(name, parts);
+    return parts;
   }
 
   #root(local: string, prefix: string): void {
