@@ -1,4 +1,4 @@
-// The two server processes of the site benchmark, built once as plain JavaScript (as the
+// The three server processes of the site benchmark, built once as plain JavaScript (as the
 // package ships `dist/`), so neither server pays for type stripping in time or memory.
 
 import { fileURLToPath } from 'node:url';
@@ -10,23 +10,26 @@ import type { StaticTask } from './site-static-child.ts';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const LIVE = fileURLToPath(new URL('./site-live-child.ts', import.meta.url));
 const STATIC = fileURLToPath(new URL('./site-static-child.ts', import.meta.url));
+const MEMORY = fileURLToPath(new URL('./site-memory-child.ts', import.meta.url));
 
 export interface ServerScripts {
   readonly live: string;
   readonly static: string;
+  readonly memory: string;
   /** False when the build failed and the children run the TypeScript sources. */
   readonly compiled: boolean;
 }
 
-/** Compiles both child scripts (and waymark's sources they import) into `dir`. */
+/** Compiles the child scripts (and waymark's sources they import) into `dir`. */
 export async function buildServerScripts(dir: string): Promise<ServerScripts> {
-  const compiled = await compileForChild(REPO, dir, [LIVE, STATIC]);
+  const compiled = await compileForChild(REPO, dir, [LIVE, STATIC, MEMORY]);
   const live = compiled(LIVE);
   const staticScript = compiled(STATIC);
-  if (live === null || staticScript === null) {
-    return { live: LIVE, static: STATIC, compiled: false };
+  const memory = compiled(MEMORY);
+  if (live === null || staticScript === null || memory === null) {
+    return { live: LIVE, static: STATIC, memory: MEMORY, compiled: false };
   }
-  return { live, static: staticScript, compiled: true };
+  return { live, static: staticScript, memory, compiled: true };
 }
 
 /**
@@ -39,6 +42,11 @@ export function startLive(
   fromSources = false,
 ): Promise<ServerHandle> {
   return startServer(fromSources ? LIVE : scripts.live, task);
+}
+
+/** The same bytes held in memory: the reference the live handler is judged against. */
+export function startMemory(scripts: ServerScripts, task: StaticTask): Promise<ServerHandle> {
+  return startServer(scripts.memory, task);
 }
 
 export function startStatic(scripts: ServerScripts, task: StaticTask): Promise<ServerHandle> {

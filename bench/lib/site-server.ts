@@ -23,6 +23,8 @@ export interface ServerHandle {
   readonly origin: string;
   /** From spawn until the server listened, ms. */
   readonly startMs: number;
+  /** `performance.now()` of this process when the server process was spawned. */
+  readonly spawnedAt: number;
   usage(): Promise<ServerUsage>;
   /** Starts V8's CPU profiler in the server process. */
   startProfile(): Promise<void>;
@@ -74,6 +76,7 @@ export function startServer(script: string, task: unknown): Promise<ServerHandle
       resolve({
         origin: message.origin,
         startMs: performance.now() - started,
+        spawnedAt: started,
         usage: () =>
           new Promise((answer) => {
             usageWaiters.push(answer);

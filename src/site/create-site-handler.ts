@@ -1,10 +1,12 @@
+import { Buffer } from 'node:buffer';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { utf8Length } from '../shared/xml/xml-escape.ts';
-import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../sitemap/index.ts';
+import { chunkedResponse } from './internal/chunked-body.ts';
 import { fingerprint, notModified } from './internal/conditional.ts';
 import type { SiteDiagnosticsReport } from './internal/diagnostics-reporter.ts';
 import { DocumentNames } from './internal/document-names.ts';
 import { documentResponse } from './internal/document-response.ts';
+import { indexBody } from './internal/index-body.ts';
 import { IndexNowPusher, type SiteIndexNowReport } from './internal/indexnow-pusher.ts';
 import { plainResponse } from './internal/plain-response.ts';
 import { pollChanges } from './internal/poll-changes.ts';
@@ -14,12 +16,8 @@ import { requestOrigin } from './internal/request-origin.ts';
 import { robotsBody } from './internal/robots-body.ts';
 import type { SiteDiagnostic } from './internal/site-index.ts';
 import { type SiteState, SiteStateKeeper } from './internal/site-state.ts';
-import {
-  originPiece,
-  sitemapLayout,
-  sitemapPartChunks,
-  w3cSeconds,
-} from './internal/sitemap-lines.ts';
+import { SitemapPartChunks } from './internal/sitemap-chunks.ts';
+import { originPiece, sitemapLayout } from './internal/sitemap-lines.ts';
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
@@ -213,15 +211,13 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
     const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
     if ((route === 'sitemap' && split) || route === 'index' || part === undefined) {
-      return body(indexBody(state, origin.origin, layout.parts), headers, head);
+      return body(indexBody(layout, state.modifiedAt, origin.origin, piece), headers, head);
     }
     // The layout counted the bytes already: no need to measure a body of megabytes again.
     headers['content-length'] = String(part.bytes);
     if (head) return new Response(null, { status: 200, headers });
-    return new Response(streamOf(sitemapPartChunks(state.lines, layout, part, piece)), {
-      status: 200,
-      headers,
-    });
+    const chunks = new SitemapPartChunks(state.lines, layout, part, Buffer.from(piece));
+    return chunkedResponse(chunks, { status: 200, headers });
   }
 
   handler.close = async () => {
@@ -244,41 +240,6 @@ function routeOf(path: string): string | null {
   // One URL per part: `sitemap-00001.xml` is not another name for `sitemap-0001.xml`.
   const n = Number(digits);
   return String(n).padStart(4, '0') === digits ? `part-${n}` : null;
-}
-
-function indexBody(
-  state: SiteState,
-  origin: string,
-  parts: readonly { lastModified: number }[],
-): string {
-  const writer = new SitemapIndexWriter({ maxUrls: MAX_SITEMAP_URLS });
-  let xml = writer.open();
-  parts.forEach((part, i) => {
-    const loc = `${origin}/sitemaps/sitemap-${String(i + 1).padStart(4, '0')}.xml`;
-    const result = writer.write({
-      loc,
-      lastmod: w3cSeconds(part.lastModified || state.modifiedAt),
-    });
-    // Past 50,000 parts the index is full; the rest cannot be named (2.5 billion URLs).
-    if (result.written) xml += result.xml;
-  });
-  return xml + writer.close();
-}
-
-/** A pull stream over a generator: each chunk is made when the consumer is ready for it. */
-function streamOf(
-  chunks: Generator<Uint8Array<ArrayBuffer>>,
-): ReadableStream<Uint8Array<ArrayBuffer>> {
-  return new ReadableStream({
-    pull(controller) {
-      const next = chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel() {
-      chunks.return(undefined);
-    },
-  });
 }
 
 function body(text: string, headers: Record<string, string>, head: boolean): Response {

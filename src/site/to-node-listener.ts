@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { BufferPool } from './internal/buffer-pool.ts';
+import { type ChunkSource, takeChunkSource } from './internal/chunked-body.ts';
+import { CHUNK_BYTES } from './internal/sitemap-chunks.ts';
 
 /** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -12,6 +15,12 @@ export interface NodeListenerOptions {
    */
   readonly allow?: string;
 }
+
+/**
+ * The buffers sitemap chunks are written into: each goes back to the pool once the socket
+ * has taken its bytes, so a body of megabytes costs no allocation and no garbage.
+ */
+const POOL = new BufferPool(CHUNK_BYTES, 32);
 
 /** Methods the Fetch standard forbids in a `Request` (the constructor throws). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -104,6 +113,11 @@ async function serve(
     res.end();
     return;
   }
+  const source = takeChunkSource(response);
+  if (source !== null) {
+    await writeChunks(source, res);
+    return;
+  }
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -113,20 +127,52 @@ async function serve(
         await reader.cancel();
         return;
       }
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const go = (): void => {
-            res.off('drain', go);
-            res.off('close', go);
-            resolve();
-          };
-          res.on('drain', go);
-          res.on('close', go);
-        });
-      }
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * A body made by waymark's own handler, written from pooled buffers: each chunk is made
+ * into a buffer from {@link POOL} when the socket can take it, and the buffer goes back
+ * once written. The same bytes as reading the Web stream.
+ */
+async function writeChunks(source: ChunkSource, res: ServerResponse): Promise<void> {
+  const taken: { buffer: Uint8Array | null } = { buffer: null };
+  const take = (size: number): Uint8Array => {
+    taken.buffer = POOL.take(size);
+    return taken.buffer;
+  };
+  for (;;) {
+    if (res.destroyed) return;
+    taken.buffer = null;
+    const chunk = source.next(take);
+    const buffer = taken.buffer;
+    if (chunk === null) {
+      if (buffer !== null) POOL.give(buffer);
+      res.end();
+      return;
+    }
+    // Given back only once written: until then the socket may still read from it.
+    const more = res.write(chunk, (error) => {
+      if (error == null && buffer !== null) POOL.give(buffer);
+    });
+    if (!more) await drained(res);
+  }
+}
+
+/** Resolves on 'drain', or on 'close' when the client went away. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = (): void => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
 }

@@ -1,14 +1,17 @@
-import type { Stats } from 'node:fs';
+import { type Dirent, lstatSync, type Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { insideRoot, isDocumentPath, SITE_CONFIG_FILE } from './document-path.ts';
 import type { FolderWatchers } from './folder-watchers.ts';
 import {
   fileStamp,
   loadSidecar,
+  loadSidecarSync,
   type PageRecord,
   pageMeta,
   SIDECAR_SUFFIX,
+  type SidecarRecord,
+  unchangedFile,
 } from './page-record.ts';
 import { drainQueue } from './work-queue.ts';
 
@@ -67,6 +70,7 @@ export class ContentTree {
    * the same inode, whose old watch died with it).
    */
   async reconcile(dir: string): Promise<void> {
+    const known = this.records.size;
     const seen: Scan = {
       files: new Set(),
       dirs: new Set(),
@@ -85,6 +89,11 @@ export class ContentTree {
       }
     });
     const prefix = dir === '' ? '' : `${dir}/`;
+    // Nothing was known before: nothing can have gone.
+    if (known === 0) {
+      this.#watchers.closeUnder(dir, seen.dirs);
+      return;
+    }
     for (const path of [...this.records.keys()]) {
       if (path.startsWith(prefix) && !seen.files.has(path)) this.#forgetFile(path);
     }
@@ -115,20 +124,55 @@ export class ContentTree {
     seen.dirs.add(dir);
     // Watched before it is read: a file created meanwhile is seen by the read or the watch.
     if (this.#shouldWatch() && !this.#watchers.watch(dir)) this.#onWatchFailed();
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = await readdir(abs);
+      entries = await readdir(abs, { withFileTypes: true });
     } catch {
       return;
     }
     // The listing says which sidecars exist: no failing lstat per document without one.
-    const listed = new Set(names);
-    for (const name of names) {
+    const listed = new Set<string>();
+    for (const entry of entries) if (entry.name.endsWith(SIDECAR_SUFFIX)) listed.add(entry.name);
+    for (const entry of entries) {
+      const name = entry.name;
       if (name.startsWith('.')) continue;
-      seen.queue.push({
-        path: dir === '' ? name : `${dir}/${name}`,
-        sidecarListed: listed.has(name + SIDECAR_SUFFIX),
-      });
+      const path = dir === '' ? name : `${dir}/${name}`;
+      const sidecarListed = listed.has(name + SIDECAR_SUFFIX);
+      if (entry.isDirectory()) {
+        seen.queue.push({ dir: path });
+      } else if (entry.isFile() && path !== SITE_CONFIG_FILE) {
+        // In a scan the document's own check reads its sidecar (the listing says it exists).
+        if (!name.endsWith(SIDECAR_SUFFIX)) this.#scanFile(path, sidecarListed, seen);
+      } else {
+        // Links, the configuration, anything else: the general path, one task each.
+        seen.queue.push({ path, sidecarListed });
+      }
+    }
+  }
+
+  /**
+   * A regular file the listing named, checked at once with synchronous calls: on metadata
+   * the listing just brought into the cache, a handful of system calls cost far less than
+   * a trip through the thread pool each (the folder reads stay asynchronous and overlap).
+   * Anything unexpected (gone, no longer a file) takes the general path.
+   */
+  #scanFile(path: string, sidecarListed: boolean, seen: Scan): void {
+    try {
+      // Built from listed names (no `.`, `..` or empty segment): no normalising join needed.
+      const abs = this.root.endsWith(sep) ? this.root + path : this.root + sep + path;
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      if (st === undefined || !st.isFile()) {
+        seen.queue.push({ path, sidecarListed });
+        return;
+      }
+      seen.files.add(path);
+      const previous = this.records.get(path);
+      const sidecar = sidecarListed ? loadSidecarSync(abs, previous?.sidecar ?? null) : null;
+      this.#store(path, st, false, sidecar);
+    } catch {
+      // Contained to this entry, as in `reconcile`.
+      seen.files.delete(path);
+      this.failed.add(path);
     }
   }
 
@@ -186,12 +230,23 @@ export class ContentTree {
     const sidecar = sidecarListed
       ? await loadSidecar(this.#abs(path), previous?.sidecar ?? null)
       : null;
-    const stamp = fileStamp(st);
-    if (previous?.stamp === stamp && previous.sidecar === sidecar && previous.symlink === symlink) {
+    this.#store(path, st, symlink, sidecar);
+  }
+
+  /** Keeps what was read of one document; `changed` when it differs from what was kept. */
+  #store(path: string, st: Stats, symlink: boolean, sidecar: SidecarRecord | null): void {
+    const previous = this.records.get(path);
+    if (
+      previous !== undefined &&
+      unchangedFile(previous, st) &&
+      previous.sidecar === sidecar &&
+      previous.symlink === symlink
+    ) {
       return;
     }
     this.records.set(path, {
-      stamp,
+      mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
       symlink,
       sidecar,
       meta: pageMeta(path, st, sidecar, symlink),

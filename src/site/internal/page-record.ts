@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { hash } from 'node:crypto';
+import { lstatSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/diagnostic.ts';
-import { readSmallFile } from './read-small-file.ts';
+import { readSmallFile, readSmallFileSync, type SmallFile } from './read-small-file.ts';
 import { NO_SIDECAR, type PageAccess, parseSidecar, type SidecarMeta } from './sidecar.ts';
 
 /** What the site knows about one document, rebuilt only when the document or sidecar changes. */
@@ -48,8 +48,13 @@ export interface SidecarRecord {
   readonly meta: SidecarMeta;
 }
 
+/**
+ * One document as last read. Its stamp is kept as numbers (inode and size are the meta's;
+ * mtime and ctime here), not as a string per document: see {@link unchangedFile}.
+ */
 export interface PageRecord {
-  readonly stamp: string;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly symlink: boolean;
   readonly sidecar: SidecarRecord | null;
   readonly meta: PageMeta;
@@ -60,9 +65,39 @@ export function fileStamp(st: Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
+/** The file is as `record` saw it: what comparing the {@link fileStamp}s of both says. */
+export function unchangedFile(record: PageRecord, st: Stats): boolean {
+  return (
+    record.meta.ino === st.ino &&
+    record.meta.size === st.size &&
+    record.mtimeMs === st.mtimeMs &&
+    record.ctimeMs === st.ctimeMs
+  );
+}
+
 /** A stable id from the relative path: the first 16 hex digits of its SHA-256. */
 export function derivedId(path: string): string {
-  return createHash('sha256').update(path).digest('hex').slice(0, 16);
+  // The first 16 digits as a string of their own (not a slice that keeps all 64 alive),
+  // copied out of the hex digest: no Buffer per document.
+  const hex = hash('sha256', path, 'hex');
+  return String.fromCharCode(
+    hex.charCodeAt(0),
+    hex.charCodeAt(1),
+    hex.charCodeAt(2),
+    hex.charCodeAt(3),
+    hex.charCodeAt(4),
+    hex.charCodeAt(5),
+    hex.charCodeAt(6),
+    hex.charCodeAt(7),
+    hex.charCodeAt(8),
+    hex.charCodeAt(9),
+    hex.charCodeAt(10),
+    hex.charCodeAt(11),
+    hex.charCodeAt(12),
+    hex.charCodeAt(13),
+    hex.charCodeAt(14),
+    hex.charCodeAt(15),
+  );
 }
 
 /** The sidecar beside `docAbs`: the previous reading when unchanged, null when absent. */
@@ -75,20 +110,59 @@ export async function loadSidecar(
   try {
     st = await lstat(abs);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    // It may say `access: deny`: a sidecar that cannot be checked must not make a page public.
-    const stamp = `error:${code}`;
-    if (previous !== null && previous.stamp === stamp) return previous;
-    return {
-      stamp,
-      mtimeMs: 0,
-      meta: brokenSidecar(
-        'sidecar-unreadable',
-        `the sidecar cannot be read: ${(error as Error).message}`,
-      ),
-    };
+    return lstatFailed(error, previous);
   }
+  const known = beforeReading(st, previous);
+  if (known !== undefined) return known;
+  // Read from what is opened (no link followed, no FIFO waited on), within the limit.
+  return fromFile(st, await readSmallFile(abs, MAX_SIDECAR_BYTES, false));
+}
+
+/**
+ * {@link loadSidecar}, synchronously: for the scan of a whole folder tree, where a few
+ * system calls on cached metadata cost less than handing each to the thread pool.
+ */
+export function loadSidecarSync(
+  docAbs: string,
+  previous: SidecarRecord | null,
+): SidecarRecord | null {
+  const abs = docAbs + SIDECAR_SUFFIX;
+  if (previous === null) {
+    // Nothing to compare with: open it straight away (no link followed, no FIFO waited
+    // on, checked once opened), one system call fewer per sidecar on a first scan. What
+    // was read is the record; anything else takes the checks below for the same record.
+    const file = readSmallFileSync(abs, MAX_SIDECAR_BYTES, false);
+    if (file.ok) return fromFile(file.stat, file);
+  }
+  let st: Stats;
+  try {
+    st = lstatSync(abs);
+  } catch (error) {
+    return lstatFailed(error, previous);
+  }
+  const known = beforeReading(st, previous);
+  if (known !== undefined) return known;
+  return fromFile(st, readSmallFileSync(abs, MAX_SIDECAR_BYTES, false));
+}
+
+function lstatFailed(error: unknown, previous: SidecarRecord | null): SidecarRecord | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+  // It may say `access: deny`: a sidecar that cannot be checked must not make a page public.
+  const stamp = `error:${code}`;
+  if (previous !== null && previous.stamp === stamp) return previous;
+  return {
+    stamp,
+    mtimeMs: 0,
+    meta: brokenSidecar(
+      'sidecar-unreadable',
+      `the sidecar cannot be read: ${(error as Error).message}`,
+    ),
+  };
+}
+
+/** The record without reading the file (unchanged, or not a file); undefined: read it. */
+function beforeReading(st: Stats, previous: SidecarRecord | null): SidecarRecord | undefined {
   const stamp = fileStamp(st);
   if (previous !== null && previous.stamp === stamp) return previous;
   if (!st.isFile()) {
@@ -100,9 +174,12 @@ export async function loadSidecar(
       meta: brokenSidecar('sidecar-not-a-file', 'the sidecar is not a regular file'),
     };
   }
-  // Read from what is opened (no link followed, no FIFO waited on), within the limit.
-  const file = await readSmallFile(abs, MAX_SIDECAR_BYTES, false);
+  return undefined;
+}
+
+function fromFile(st: Stats, file: SmallFile): SidecarRecord | null {
   if (!file.ok) {
+    const stamp = fileStamp(st);
     if (file.reason === 'missing') return null;
     const [code, message]: [string, string] =
       file.reason === 'too-large'

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
 import type { ReservedPaths } from '../reserved-paths.ts';
 import type { SiteConfig } from '../site-config.ts';
-import { validateAlias } from '../validate-alias.ts';
+import { type AliasValidation, validateAlias } from '../validate-alias.ts';
 import { type PageMeta, SIDECAR_SUFFIX } from './page-record.ts';
 import type { PageAccess } from './sidecar.ts';
 
@@ -75,34 +75,46 @@ export function buildSiteIndex(
   }
   pages = strictestPerFile(pages, diagnostics);
   const claims = new Map<string, PageMeta[]>();
-  const ids = new Map<string, PageMeta[]>();
-  for (const page of pages) {
-    push(ids, page.id, page);
+  // One page per id, or all of them once an id is shared: no array per page.
+  const ids = new Map<string, PageMeta | PageMeta[]>();
+  // Each alias checked once: a second check differs only when another document claims it.
+  const aliasChecks: (AliasValidation | undefined)[] = new Array(pages.length);
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i] as PageMeta;
+    const sharing = ids.get(page.id);
+    if (sharing === undefined) ids.set(page.id, page);
+    else if (Array.isArray(sharing)) sharing.push(page);
+    else ids.set(page.id, [sharing, page]);
     if (page.alias === null) continue;
     const checked = validateAlias(page.alias, { reserved });
+    aliasChecks[i] = checked;
     // Without regard to case, as reserved paths are: one URL on a server that ignores case.
     if (checked.valid) push(claims, checked.alias.toLowerCase(), page);
   }
   const slash = config.trailingSlash === 'always' ? '/' : '';
-  const byUrlPath = new Map<string, SiteEntry>();
-  const byFilePath = new Map<string, SiteEntry>();
+  const routable: SiteEntry[] = [];
   const listed: SiteEntry[] = [];
-  for (const page of pages) {
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i] as PageMeta;
     if (page.access === 'deny') continue;
-    const sameId = ids.get(page.id) ?? [];
-    if (sameId.length > 1) {
+    const sameId = ids.get(page.id);
+    if (Array.isArray(sameId)) {
       report(page, 'duplicate-id', `id ${page.id} is also used by ${others(sameId, page)}`);
       continue;
     }
     let aliasPath: string | null = null;
     if (page.alias !== null) {
-      const checked = validateAlias(page.alias, {
-        reserved,
-        takenBy: (alias) => {
-          const claimants = claims.get(alias.toLowerCase()) ?? [];
-          return claimants.length > 1 ? others(claimants, page) : null;
-        },
-      });
+      const first = aliasChecks[i];
+      const checked =
+        first !== undefined && (!first.valid || claimCount(claims, first.alias) <= 1)
+          ? first
+          : validateAlias(page.alias, {
+              reserved,
+              takenBy: (alias) => {
+                const claimants = claims.get(alias.toLowerCase()) ?? [];
+                return claimants.length > 1 ? others(claimants, page) : null;
+              },
+            });
       if (!checked.valid) {
         report(
           page,
@@ -121,16 +133,39 @@ export function buildSiteIndex(
       canonicalPath: aliasPath ?? idPath,
       listed: page.access === 'public' && page.markdown && !page.noindex,
     };
-    byUrlPath.set(idPath, entry);
-    if (aliasPath !== null) byUrlPath.set(aliasPath, entry);
-    byFilePath.set(page.path, entry);
+    routable.push(entry);
     if (entry.listed) listed.push(entry);
   }
   listed.sort((a, b) =>
     a.canonicalPath < b.canonicalPath ? -1 : a.canonicalPath > b.canonicalPath ? 1 : 0,
   );
   diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { byUrlPath, byFilePath, listed, diagnostics };
+  // The lookups by URL and by file are made when a request first needs them (a document
+  // or IndexNow), from the routable entries in the order decided above: a server asked
+  // only for robots.txt and sitemaps never holds 100,000 keys it does not use.
+  let byUrlPath: Map<string, SiteEntry> | null = null;
+  let byFilePath: Map<string, SiteEntry> | null = null;
+  return {
+    get byUrlPath(): ReadonlyMap<string, SiteEntry> {
+      if (byUrlPath === null) {
+        byUrlPath = new Map();
+        for (const entry of routable) {
+          byUrlPath.set(entry.idPath, entry);
+          if (entry.aliasPath !== null) byUrlPath.set(entry.aliasPath, entry);
+        }
+      }
+      return byUrlPath;
+    },
+    get byFilePath(): ReadonlyMap<string, SiteEntry> {
+      if (byFilePath === null) {
+        byFilePath = new Map();
+        for (const entry of routable) byFilePath.set(entry.page.path, entry);
+      }
+      return byFilePath;
+    },
+    listed,
+    diagnostics,
+  };
 }
 
 /**
@@ -141,26 +176,33 @@ function strictestPerFile(
   pages: readonly PageMeta[],
   diagnostics: SiteDiagnostic[],
 ): readonly PageMeta[] {
-  const files = new Map<string, { access: PageAccess; noindex: boolean; paths: string[] }>();
-  const keyOf = (page: PageMeta): string | null =>
-    // A file system without inode numbers reports 0 for every file: nothing to group by.
-    page.ino === 0 ? null : `${page.dev}:${page.ino}`;
+  // By device, then inode: numbers as keys, and a group only for a file with several names.
+  const byDevice = new Map<number, Map<number, PageMeta | FileGroup>>();
   for (const page of pages) {
-    const key = keyOf(page);
-    if (key === null) continue;
-    const seen = files.get(key);
+    // A file system without inode numbers reports 0 for every file: nothing to group by.
+    if (page.ino === 0) continue;
+    let inodes = byDevice.get(page.dev);
+    if (inodes === undefined) {
+      inodes = new Map();
+      byDevice.set(page.dev, inodes);
+    }
+    const seen = inodes.get(page.ino);
     if (seen === undefined) {
-      files.set(key, { access: page.access, noindex: page.noindex, paths: [page.path] });
+      inodes.set(page.ino, page);
+    } else if (!(seen instanceof FileGroup)) {
+      inodes.set(page.ino, new FileGroup(seen, page));
     } else {
-      if (STRICTNESS[page.access] > STRICTNESS[seen.access]) seen.access = page.access;
-      seen.noindex ||= page.noindex;
-      seen.paths.push(page.path);
+      seen.add(page);
     }
   }
+  const groupOf = (page: PageMeta): FileGroup | null => {
+    if (page.ino === 0) return null;
+    const found = byDevice.get(page.dev)?.get(page.ino);
+    return found instanceof FileGroup ? found : null;
+  };
   return pages.map((page) => {
-    const key = keyOf(page);
-    const file = key === null ? undefined : files.get(key);
-    if (file === undefined || file.paths.length === 1) return page;
+    const file = groupOf(page);
+    if (file === null) return page;
     if (file.access === page.access && file.noindex === page.noindex) return page;
     const others = file.paths
       .filter((path) => path !== page.path)
@@ -181,6 +223,10 @@ function strictestPerFile(
   });
 }
 
+function claimCount(claims: ReadonlyMap<string, readonly PageMeta[]>, alias: string): number {
+  return claims.get(alias.toLowerCase())?.length ?? 0;
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [value]);
@@ -193,4 +239,24 @@ function others(pages: readonly PageMeta[], self: PageMeta): string {
     .map((p) => JSON.stringify(p.path))
     .sort()
     .join(', ');
+}
+
+/** The names of one file (two or more), and the strictest access and noindex among them. */
+class FileGroup {
+  access: PageAccess;
+  noindex: boolean;
+  readonly paths: string[];
+
+  constructor(first: PageMeta, second: PageMeta) {
+    this.access = first.access;
+    this.noindex = first.noindex;
+    this.paths = [first.path];
+    this.add(second);
+  }
+
+  add(page: PageMeta): void {
+    if (STRICTNESS[page.access] > STRICTNESS[this.access]) this.access = page.access;
+    this.noindex ||= page.noindex;
+    this.paths.push(page.path);
+  }
 }

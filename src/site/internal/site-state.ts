@@ -15,7 +15,12 @@ import { fileStamp } from './page-record.ts';
 import { readSmallFileSync } from './read-small-file.ts';
 import { planRobots, type RobotsPlan } from './robots-body.ts';
 import { buildSiteIndex, type SiteDiagnostic, type SiteIndex } from './site-index.ts';
-import { buildSitemapLines, type RestMemo, type SitemapLines } from './sitemap-lines.ts';
+import {
+  buildSitemapLines,
+  newRestMemo,
+  type RestMemo,
+  type SitemapLines,
+} from './sitemap-lines.ts';
 
 /** Everything derived from the disk and the configuration, rebuilt only when either changes. */
 export interface SiteState {
@@ -94,7 +99,7 @@ export class SiteStateKeeper {
   readonly #reporter: DiagnosticsReporter | null;
   #state: SiteState | null = null;
   #generation = -1;
-  readonly #memo: RestMemo = new Map();
+  readonly #memo: RestMemo = newRestMemo();
   readonly #now: () => number;
 
   constructor(options: SiteStateOptions) {
@@ -167,6 +172,8 @@ export class SiteStateKeeper {
       });
     }
     this.#generation = snapshot.generation;
+    const pages = snapshot.pages;
+    let documents: ReadonlySet<string> | null = null;
     this.#state = {
       serial: (previous?.serial ?? 0) + 1,
       root: this.#cache.root,
@@ -174,7 +181,11 @@ export class SiteStateKeeper {
       reserved,
       robots,
       index,
-      documents: new Set(snapshot.pages.map((page) => page.path)),
+      // Made when first asked for (only IndexNow does): 50,000 keys are not free.
+      get documents(): ReadonlySet<string> {
+        documents ??= new Set(pages.map((page) => page.path));
+        return documents;
+      },
       lines,
       modifiedAt,
       lastModified,

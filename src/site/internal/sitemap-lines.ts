@@ -1,31 +1,34 @@
+import { Buffer } from 'node:buffer';
 import { utf8Length } from '../../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_URLS, UrlsetWriter } from '../../sitemap/index.ts';
 import type { SiteEntry } from './site-index.ts';
 
 /**
  * The sitemap of a content root, written by `UrlsetWriter` once per change with a
- * placeholder origin and kept as per-entry pieces, so a request only joins them with its
- * own origin. Every `<url>` is the writer's own markup (escaped and validated by it); the
- * origin piece is the writer's markup for the request's origin. Only markup derived from
- * metadata is kept: a response body is joined anew for every request, never stored.
+ * placeholder origin and kept as per-entry bytes, so a request only writes them with its
+ * own origin between them. Every `<url>` is the writer's own markup (escaped and validated
+ * by it); the origin piece is the writer's markup for the request's origin. Only markup
+ * derived from metadata is kept: a response body is written anew for every request, never
+ * stored.
  */
 export interface SitemapLines {
   /** `<?xml ...?>\n<urlset ...>\n` */
   readonly head: string;
   /** `</urlset>\n` */
   readonly tail: string;
+  readonly headBytes: Buffer;
+  readonly tailBytes: Buffer;
   /**
-   * Every entry's markup after the origin (`/about/team</loc><lastmod>...</url>\n`): the
-   * static text between two origin insertion points, so that a run of entries is the
-   * origin piece followed by `rests.slice(a, b).join(originPiece)`.
+   * Every entry's markup after the origin (`/about/team</loc><lastmod>...</url>\n`), UTF-8,
+   * one after the other: the static bytes between two origin insertion points.
    */
-  readonly rests: readonly string[];
-  /** Entry i's rest is UTF-8 bytes [restOffsets[i], restOffsets[i + 1]) of all rests. */
+  readonly restBytes: Buffer;
+  /** Entry i's rest is bytes [restOffsets[i], restOffsets[i + 1]) of `restBytes`. */
   readonly restOffsets: Uint32Array;
   /** Per entry, the length of the URL after the origin (for the protocol's URL limits). */
-  readonly pathLengths: readonly number[];
+  readonly pathLengths: Uint32Array;
   /** Per entry, epoch ms. */
-  readonly lastModified: readonly number[];
+  readonly lastModified: Float64Array;
   /** Part layouts, by the byte length of the origin piece. */
   readonly layouts: Map<number, SitemapLayout>;
 }
@@ -37,6 +40,17 @@ export interface SitemapLayout {
   readonly urls: number;
   /** Entries whose URL would be too short or too long with this origin. */
   readonly skipped: ReadonlySet<number>;
+  /**
+   * The listed entries' rests laid out for this origin length: before each, a gap as long
+   * as the origin piece, which a response fills with its own origin. No origin is ever
+   * kept in it: it is the entries' bytes spaced out, shared by every origin of this length.
+   */
+  readonly spaced: Buffer;
+  /**
+   * Entry i's gap starts at byte spacedAt[i] of `spaced`; its rest ends at spacedAt[i + 1]
+   * (equal for a skipped entry).
+   */
+  readonly spacedAt: Uint32Array;
 }
 
 export interface SitemapPart {
@@ -48,44 +62,77 @@ export interface SitemapPart {
 }
 
 const PLACEHOLDER = 'http://waymark.invalid';
-const ENCODER = new TextEncoder();
-const DECODER = new TextDecoder();
 /** What every `<url>` starts with: `loc` is its first child. */
 const URL_OPEN = '<url><loc>';
 // sitemaps.org tLoc bounds; the writer checks them with the placeholder, we with the real origin.
 const MIN_LOC = 12;
 const MAX_LOC = 2048;
+/** Layouts kept per lines (each holds its entries spaced out, megabytes for a large root). */
+const MAX_LAYOUTS = 4;
 
-/** One entry's rest, with its URL path length and UTF-8 byte length. */
-interface Rest {
-  readonly key: string;
-  readonly rest: string;
-  readonly length: number;
-  readonly bytes: number;
+/**
+ * A memo of rests by document path, so a change rewrites only what changed: the previous
+ * lines' own arrays (no object per entry), and per document path the entry's index there.
+ */
+export interface RestMemo {
+  /** Document path -> entry index in the arrays below. */
+  index: Map<string, number>;
+  /** Per entry, the canonical path its rest was written for. */
+  canonicalPaths: readonly string[];
+  /** The previous lines' `restBytes`, `restOffsets`, `pathLengths` and `lastModified`. */
+  bytes: Buffer;
+  offsets: Uint32Array;
+  pathLengths: Uint32Array;
+  lastModified: Float64Array;
 }
 
-/** A memo of rests by entry, so a change rewrites only what changed. */
-export type RestMemo = Map<string, Rest>;
+export function newRestMemo(): RestMemo {
+  return {
+    index: new Map(),
+    canonicalPaths: [],
+    bytes: Buffer.alloc(0),
+    offsets: new Uint32Array(1),
+    pathLengths: new Uint32Array(0),
+    lastModified: new Float64Array(0),
+  };
+}
 
 export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo): SitemapLines {
   const probe = new UrlsetWriter();
   const head = probe.open();
   const tail = probe.close();
-  const rests: string[] = [];
-  const offsets: number[] = [0];
-  const pathLengths: number[] = [];
-  const lastModified: number[] = [];
+  const n = listed.length;
+  // Per entry: the memo's index of a rest kept from it (-1: none), or the text of a new one.
+  const kept = new Int32Array(n);
+  const fresh: (string | null)[] = new Array(n);
+  const freshLengths = new Uint32Array(n);
   let writer: UrlsetWriter | null = null;
-  const next: RestMemo = new Map();
+  let count = 0;
+  let total = 0;
   for (const entry of listed) {
-    const lastmod = w3cSeconds(entry.page.lastModified);
-    const key = `${entry.canonicalPath}\n${lastmod}`;
-    let piece = memo.get(entry.page.path);
-    if (piece?.key !== key) {
+    const second = Math.floor(entry.page.lastModified / 1000);
+    const known = memo.index.get(entry.page.path);
+    if (
+      known !== undefined &&
+      memo.canonicalPaths[known] === entry.canonicalPath &&
+      Math.floor((memo.lastModified[known] as number) / 1000) === second
+    ) {
+      kept[count] = known;
+      fresh[count] = null;
+      total += (memo.offsets[known + 1] as number) - (memo.offsets[known] as number);
+    } else if (plainRest(entry.canonicalPath, entry.page.lastModified)) {
+      // The writer's markup for this URL, without its checks: they cannot fail here.
+      const rest = `${entry.canonicalPath}</loc><lastmod>${w3cSeconds(entry.page.lastModified)}</lastmod></url>\n`;
+      kept[count] = -1;
+      fresh[count] = rest;
+      freshLengths[count] = rest.length;
+      total += rest.length;
+    } else {
       if (writer === null || writer.count >= MAX_SITEMAP_URLS) {
         writer = new UrlsetWriter();
         writer.open();
       }
+      const lastmod = w3cSeconds(entry.page.lastModified);
       const result = writer.write({ loc: PLACEHOLDER + entry.canonicalPath, lastmod });
       if (!result.written) {
         writer = null;
@@ -93,26 +140,113 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
       }
       const at = result.xml.indexOf(PLACEHOLDER);
       if (!result.xml.startsWith(URL_OPEN) || at !== URL_OPEN.length) continue;
-      const rest = flatCopy(result.xml.slice(at + PLACEHOLDER.length));
-      piece = { key, rest, length: rest.indexOf('</loc>'), bytes: utf8Length(rest) };
+      const rest = result.xml.slice(at + PLACEHOLDER.length);
+      kept[count] = -1;
+      fresh[count] = rest;
+      freshLengths[count] = utf8Length(rest);
+      total += freshLengths[count] as number;
     }
-    next.set(entry.page.path, piece);
-    rests.push(piece.rest);
-    offsets.push((offsets[offsets.length - 1] as number) + piece.bytes);
-    pathLengths.push(piece.length);
-    lastModified.push(entry.page.lastModified);
+    listedAt[count] = entry;
+    count++;
   }
-  memo.clear();
-  for (const [path, piece] of next) memo.set(path, piece);
-  const restOffsets = Uint32Array.from(offsets);
-  return { head, tail, rests, restOffsets, pathLengths, lastModified, layouts: new Map() };
+  const restBytes = Buffer.allocUnsafeSlow(total);
+  const restOffsets = new Uint32Array(count + 1);
+  const pathLengths = new Uint32Array(count);
+  const lastModified = new Float64Array(count);
+  const index = new Map<string, number>();
+  const canonicalPaths: string[] = new Array(count);
+  let pos = 0;
+  for (let i = 0; i < count; i++) {
+    const entry = listedAt[i] as SiteEntry;
+    const old = kept[i] as number;
+    if (old >= 0) {
+      const from = memo.offsets[old] as number;
+      const to = memo.offsets[old + 1] as number;
+      memo.bytes.copy(restBytes, pos, from, to);
+      pos += to - from;
+      pathLengths[i] = memo.pathLengths[old] as number;
+    } else {
+      const text = fresh[i] as string;
+      const bytes = freshLengths[i] as number;
+      if (restBytes.write(text, pos, bytes, 'utf8') !== bytes)
+        throw new Error('a sitemap entry is not the bytes it was counted as');
+      pos += bytes;
+      pathLengths[i] = text.indexOf('</loc>');
+    }
+    index.set(entry.page.path, i);
+    canonicalPaths[i] = entry.canonicalPath;
+    restOffsets[i + 1] = pos;
+    lastModified[i] = entry.page.lastModified;
+  }
+  listedAt.length = 0;
+  memo.index = index;
+  memo.canonicalPaths = canonicalPaths;
+  memo.bytes = restBytes;
+  memo.offsets = restOffsets;
+  memo.pathLengths = pathLengths;
+  memo.lastModified = lastModified;
+  return {
+    head,
+    tail,
+    headBytes: Buffer.from(head),
+    tailBytes: Buffer.from(tail),
+    restBytes,
+    restOffsets,
+    pathLengths,
+    lastModified,
+    layouts: new Map(),
+  };
 }
+
+/**
+ * A path the writer takes as it is: segments of unreserved ASCII (RFC 3986), none `.` or
+ * `..`, so `new URL` neither encodes nor resolves anything and XML escapes nothing; short
+ * enough for any origin the writer accepts with the placeholder.
+ */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+\/?$/;
+const MAX_PLAIN_PATH = 1024;
+/** Epoch ms of 9999-12-31T23:59:59.999Z: later years are not four digits. */
+const LAST_PLAIN_MS = 253_402_300_799_999;
+
+/**
+ * Whether the entry's rest can be written directly, byte for byte what `UrlsetWriter`
+ * writes for it (held to the writer by `sitemap-lines.test.ts`): a plain path and a
+ * lastmod in years 1970-9999, which `toISOString` spells as the writer keeps it.
+ */
+export function plainRest(canonicalPath: string, lastModified: number): boolean {
+  return (
+    lastModified >= 0 &&
+    lastModified <= LAST_PLAIN_MS &&
+    canonicalPath.length <= MAX_PLAIN_PATH &&
+    PLAIN_PATH.test(canonicalPath)
+  );
+}
+
+/** Scratch for `buildSitemapLines`: the entries kept, by their new index. */
+const listedAt: SiteEntry[] = [];
 
 /**
  * `<url><loc>` plus the origin as the writer spells and escapes it, for an origin such
  * as `https://example.com`; null when the writer refuses it.
  */
 export function originPiece(origin: string): string | null {
+  const known = originPieces.get(origin);
+  if (known !== undefined) return known;
+  const piece = writeOriginPiece(origin);
+  // A handful of origins serve a site; do not let hostile Host headers grow this.
+  if (originPieces.size >= MAX_ORIGIN_PIECES) originPieces.clear();
+  originPieces.set(origin, piece);
+  return piece;
+}
+
+/**
+ * The writer's markup per origin, made once: a function of the origin string alone (no
+ * document, no state), so it is never stale.
+ */
+const originPieces = new Map<string, string | null>();
+const MAX_ORIGIN_PIECES = 64;
+
+function writeOriginPiece(origin: string): string | null {
   const writer = new UrlsetWriter();
   writer.open();
   try {
@@ -137,7 +271,7 @@ export function sitemapLayout(
   const known = lines.layouts.get(pieceBytes);
   if (known !== undefined) return known;
   const originLength = piece.length - URL_OPEN.length;
-  const frame = utf8Length(lines.head) + utf8Length(lines.tail);
+  const frame = lines.headBytes.length + lines.tailBytes.length;
   const parts: SitemapPart[] = [];
   const skipped = new Set<number>();
   let start = 0;
@@ -146,13 +280,17 @@ export function sitemapLayout(
   let newest = 0;
   const n = lines.pathLengths.length;
   const offsets = lines.restOffsets;
+  const spacedAt = new Uint32Array(n + 1);
+  let spacedBytes = 0;
   for (let i = 0; i < n; i++) {
+    spacedAt[i] = spacedBytes;
     const loc = originLength + (lines.pathLengths[i] ?? 0);
     const size = pieceBytes + (offsets[i + 1] ?? 0) - (offsets[i] ?? 0);
     if (loc < MIN_LOC || loc > MAX_LOC || frame + size > limits.maxBytes) {
       skipped.add(i);
       continue;
     }
+    spacedBytes += size;
     if (count > 0 && (count >= limits.maxUrls || bytes + size > limits.maxBytes)) {
       parts.push({ start, end: i, bytes, lastModified: newest });
       start = i;
@@ -164,101 +302,20 @@ export function sitemapLayout(
     bytes += size;
     newest = Math.max(newest, lines.lastModified[i] ?? 0);
   }
+  spacedAt[n] = spacedBytes;
   if (count > 0 || parts.length === 0) parts.push({ start, end: n, bytes, lastModified: newest });
-  const layout = { parts, urls: n - skipped.size, skipped };
+  // Zeroed: the gaps stay zeros (each response fills its own copy), never stale memory.
+  const spaced = Buffer.alloc(spacedBytes);
+  for (let i = 0; i < n; i++) {
+    const at = spacedAt[i] as number;
+    if (at === spacedAt[i + 1]) continue;
+    lines.restBytes.copy(spaced, at + pieceBytes, offsets[i] as number, offsets[i + 1] as number);
+  }
+  const layout: SitemapLayout = { parts, urls: n - skipped.size, skipped, spaced, spacedAt };
   // A handful of origins serve a site; do not let hostile Host headers grow this.
-  if (lines.layouts.size >= 16) lines.layouts.clear();
+  if (lines.layouts.size >= MAX_LAYOUTS) lines.layouts.clear();
   lines.layouts.set(pieceBytes, layout);
   return layout;
-}
-
-/**
- * The size a streamed chunk is cut to (head and tail aside). Below V8's 128 KiB limit for
- * objects in the young generation: a chunk's string then dies in a cheap scavenge, while a
- * larger one goes to the large-object space, which only a full collection frees; with
- * 192 KiB chunks a 5 MB sitemap cost four times the CPU.
- */
-const CHUNK_BYTES = 120 * 1024;
-
-/**
- * One part's bytes, in chunks of about {@link CHUNK_BYTES}: the writer's head, each
- * entry's origin piece and rest, the writer's tail, so the first bytes leave before the
- * last are made. A chunk is one native `join` of its entries' rests with the origin piece
- * as the separator, encoded once into a buffer of the size counted beforehand: a handful
- * of allocations per chunk rather than one per entry. Nothing of it outlives the request.
- * Altogether exactly the `bytes` the layout counted.
- */
-export function* sitemapPartChunks(
-  lines: SitemapLines,
-  layout: SitemapLayout,
-  part: SitemapPart,
-  piece: string,
-): Generator<Uint8Array<ArrayBuffer>> {
-  const pieceLength = utf8Length(piece);
-  const { rests, restOffsets } = lines;
-  const skipped = layout.skipped;
-  let total = 0;
-  let start = part.start;
-  for (;;) {
-    const end = chunkEnd(restOffsets, pieceLength, start, part.end);
-    const first = start === part.start;
-    const last = end === part.end;
-    // Element 0 stands before the first separator: the head, or nothing.
-    let texts: string[];
-    let size = (restOffsets[end] as number) - (restOffsets[start] as number);
-    if (skipped.size === 0) {
-      texts = rests.slice(start, end);
-      texts.unshift(first ? lines.head : '');
-    } else {
-      texts = [first ? lines.head : ''];
-      for (let i = start; i < end; i++) {
-        if (skipped.has(i)) size -= (restOffsets[i + 1] as number) - (restOffsets[i] as number);
-        else texts.push(rests[i] as string);
-      }
-    }
-    const entries = texts.length - 1;
-    size += entries * pieceLength;
-    if (first) size += utf8Length(lines.head);
-    if (last) {
-      size += utf8Length(lines.tail);
-      texts[entries] += lines.tail;
-    }
-    const text = texts.join(piece);
-    const out = new Uint8Array(size);
-    const { read, written } = ENCODER.encodeInto(text, out);
-    if (read !== text.length || written !== size)
-      throw new Error(`sitemap chunk is ${utf8Length(text)} bytes, counted as ${size}`);
-    total += size;
-    yield out;
-    if (last) break;
-    start = end;
-  }
-  if (total !== part.bytes)
-    throw new Error(`sitemap part is ${total} bytes, laid out as ${part.bytes}`);
-}
-
-/** The end of the chunk from `start`: the last entry that keeps it within CHUNK_BYTES. */
-function chunkEnd(offsets: Uint32Array, pieceLength: number, start: number, end: number): number {
-  const fits = (i: number): boolean =>
-    (offsets[i] as number) - (offsets[start] as number) + (i - start) * pieceLength <= CHUNK_BYTES;
-  if (fits(end)) return end;
-  let low = start + 1; // always at least one entry
-  let high = end;
-  while (low + 1 < high) {
-    const mid = (low + high) >>> 1;
-    if (fits(mid)) low = mid;
-    else high = mid;
-  }
-  return low;
-}
-
-/**
- * The same text in a string of its own. A slice is a view into the writer's whole output,
- * which it keeps alive, and joining tens of thousands of views per request was about 15%
- * slower than joining plain strings; the copy is made once per changed entry.
- */
-function flatCopy(text: string): string {
-  return DECODER.decode(ENCODER.encode(text));
 }
 
 /** `2024-05-01T10:00:00Z`: W3C Datetime to the second. */
