@@ -1,25 +1,45 @@
 import { printable } from '../shared/printable.ts';
 import { isWaymarkError } from '../shared/waymark-error.ts';
-import { crawlCommand } from './commands/crawl.ts';
-import { indexnow } from './commands/indexnow.ts';
-import { navmapCommand } from './commands/navmap.ts';
-import { reportCommand } from './commands/report.ts';
-import { robots } from './commands/robots.ts';
-import { serveCommand } from './commands/serve.ts';
-import { sitemap } from './commands/sitemap.ts';
 import { commandGroup } from './internal/command-group.ts';
+import { type LazyCommand, lazyCommand } from './internal/lazy-command.ts';
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.ts';
 
-/** Every top-level command. Registering one here is all it takes to add it. */
-const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', {
-  crawl: crawlCommand,
-  indexnow,
-  navmap: navmapCommand,
-  report: reportCommand,
-  robots,
-  serve: serveCommand,
-  sitemap,
-});
+/**
+ * Every top-level command, each loaded when it runs (see {@link lazyCommand}). Registering
+ * one here is all it takes to add it.
+ */
+export const COMMANDS: Readonly<Record<string, LazyCommand>> = {
+  crawl: lazyCommand(
+    'crawl a site politely and write its sitemap',
+    async () => (await import('./commands/crawl.ts')).crawlCommand,
+  ),
+  indexnow: lazyCommand(
+    'Tell search engines what changed, with the IndexNow protocol.',
+    async () => (await import('./commands/indexnow.ts')).indexnow,
+  ),
+  navmap: lazyCommand(
+    'find the navigational sitemap a page names and print its outline',
+    async () => (await import('./commands/navmap.ts')).navmapCommand,
+  ),
+  report: lazyCommand(
+    'the crawl audit report of a saved crawl, as one HTML page',
+    async () => (await import('./commands/report.ts')).reportCommand,
+  ),
+  robots: lazyCommand(
+    'Read, check, audit and write robots.txt files, exactly as Google reads them.',
+    async () => (await import('./commands/robots.ts')).robots,
+  ),
+  serve: lazyCommand(
+    'serve a content root with live robots.txt and sitemaps',
+    async () => (await import('./commands/serve.ts')).serveCommand,
+  ),
+  sitemap: lazyCommand(
+    'Read and write sitemaps.',
+    async () => (await import('./commands/sitemap.ts')).sitemap,
+  ),
+};
+
+const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', COMMANDS);
 
 /**
  * Runs the `waymark` command line and returns its exit code. `--version` and `--debug`
