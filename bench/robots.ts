@@ -1,5 +1,6 @@
 // robots.txt: waymark against robots-parser and robots-txt-parse + robots-txt-guard, on 2,000
-// real-world files. First agreement, then parse speed, check speed and a pathological pattern.
+// real-world files. First agreement, then parse speed, check speed, a pathological pattern,
+// parse + one check on generated adversarial files and parse + one check per real file.
 // Run with `npm run bench:robots`.
 
 import {
@@ -10,6 +11,7 @@ import {
   waymark,
 } from './lib/robots-contenders.ts';
 import { AGENTS, loadCorpus } from './lib/robots-corpus.ts';
+import { runParseAndCheck } from './lib/robots-parse-check.ts';
 import {
   PATHOLOGICAL_LENGTH,
   PATHOLOGICAL_PATTERN,
@@ -28,6 +30,7 @@ import {
 const MAX_URLS_PER_FILE = 40;
 const EXAMPLES_PER_PEER = 5;
 const CHECK_TARGET = 10;
+const PARSE_TARGET = 3;
 const PARSE_PLAN: TimingPlan = { warmups: 2, minRounds: 5, maxRounds: 15, budgetMs: 12_000 };
 const CHECK_PLAN: TimingPlan = { warmups: 2, minRounds: 5, maxRounds: 15, budgetMs: 12_000 };
 const PATHOLOGICAL_DEADLINE_MS = 5_000;
@@ -144,6 +147,10 @@ console.log(
 console.log(
   '\nwaymark speed-up = peer time / waymark time: above 1x waymark is faster, below 1x slower.',
 );
+const parseRatio = (parseTimes.get(robotsParser.name) ?? Number.NaN) / waymarkParseMs;
+console.log(
+  `\nTarget: parse >= ${PARSE_TARGET}x robots-parser MB/s: ${parseRatio >= PARSE_TARGET ? 'met' : 'NOT met'} (${formatRatio(parseRatio)})`,
+);
 
 // 3. Checks
 console.log(
@@ -211,6 +218,9 @@ console.log(
     'tracks every partial match length (pattern length x path length); robots-txt-guard runs ' +
     'a RegExp with one .* per *, which backtracks through every way to split the path.',
 );
+// 5 and 6. Parse + one check per file
+await runParseAndCheck(corpus);
+
 console.log(`\nTotal bench time: ${formatDuration(performance.now() - started)}`);
 
 interface Disagreement {

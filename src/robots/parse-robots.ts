@@ -45,15 +45,7 @@ export function parseRobots(
     );
   }
   builder.checkForHtml(text);
-  scanLines(text, bytesAsChars, (line) => {
-    if (line.invalidUtf8) {
-      builder.warning(
-        line.line,
-        'invalid-utf8',
-        'line is not valid UTF-8; its bytes are matched as percent-escapes',
-      );
-    }
-    builder.add(line);
-  });
+  // An HTML page reports only that it is one: its lines matter only if they are directives.
+  scanLines(text, bytesAsChars, builder, builder.isHtml);
   return builder.build();
 }

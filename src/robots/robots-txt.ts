@@ -1,12 +1,6 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
-import {
-  type CompiledGroup,
-  compileGroups,
-  firstMatch,
-  matchingUsage,
-  type RuleSelection,
-  selectRules,
-} from './internal/rule-selection.ts';
+import { type GroupAgents, groupAgents, RuleSelection } from './internal/rule-selection.ts';
+import { firstMatch } from './internal/rule-trie.ts';
 import { pathForMatching } from './internal/url-path.ts';
 import type {
   RobotsExplanation,
@@ -59,8 +53,11 @@ export class RobotsTxt {
   /** A file, or one of RFC 9309's outcomes for a robots.txt that could not be had. */
   readonly source: RobotsSource;
 
-  readonly #compiled: readonly CompiledGroup[];
-  readonly #selections = new Map<string, RuleSelection>();
+  /** How each group is selected: from the parser, or worked out on the first check. */
+  #agents: readonly GroupAgents[] | null;
+  #selections: Map<string, RuleSelection> | null = null;
+  #lastAgent = '';
+  #lastSelection: RuleSelection | null = null;
 
   /** @internal Use {@link parseRobots} or {@link robotsForStatus}. */
   constructor(init: {
@@ -69,13 +66,15 @@ export class RobotsTxt {
     sitemaps: readonly string[];
     diagnostics: readonly Diagnostic[];
     source: RobotsSource;
+    /** How each group is selected, when the parser has worked it out already. */
+    agents?: readonly GroupAgents[];
   }) {
     this.groups = init.groups;
     this.usageOutsideGroups = init.usageOutsideGroups ?? [];
     this.sitemaps = init.sitemaps;
     this.diagnostics = init.diagnostics;
     this.source = init.source;
-    this.#compiled = compileGroups(init.groups);
+    this.#agents = init.agents ?? null;
   }
 
   /**
@@ -95,10 +94,9 @@ export class RobotsTxt {
     if (this.source === 'unavailable') return true;
     if (this.source === 'unreachable') return path === '/robots.txt';
     const selection = this.#select(userAgent);
-    const rule = firstMatch(
-      selection.specificGroup >= 0 ? selection.specific : selection.global,
-      path,
-    );
+    // Repeated checks go straight to the built matcher (this keeps it inlined here).
+    const trie = selection.trie;
+    const rule = trie !== null ? firstMatch(trie, path) : selection.match(path);
     return rule === null || rule.allow;
   }
 
@@ -122,8 +120,7 @@ export class RobotsTxt {
     }
 
     const selection = this.#select(userAgent);
-    const useSpecific = selection.specificGroup >= 0;
-    const decisive = firstMatch(useSpecific ? selection.specific : selection.global, path);
+    const decisive = selection.match(path);
     if (decisive !== null) {
       return {
         ...base,
@@ -133,7 +130,7 @@ export class RobotsTxt {
         group: this.#groupRef(decisive.group),
       };
     }
-    const group = useSpecific ? selection.specificGroup : selection.globalGroup;
+    const group = selection.group;
     if (group < 0) return { ...base, allowed: true, reason: 'no-matching-group' };
     return { ...base, allowed: true, reason: 'no-matching-rule', group: this.#groupRef(group) };
   }
@@ -167,12 +164,8 @@ export class RobotsTxt {
     if (this.source !== 'file') return { ...base, reason: this.source };
     if (!access.allowed) return { ...base, reason: 'disallowed' };
     const selection = this.#select(userAgent);
-    const useSpecific = selection.specificGroup >= 0;
-    const group = useSpecific ? selection.specificGroup : selection.globalGroup;
-    const lines = matchingUsage(
-      useSpecific ? selection.specificUsage : selection.globalUsage,
-      access.path,
-    );
+    const group = selection.group;
+    const lines = selection.usage(access.path);
     const groupRef = group < 0 ? null : this.#groupRef(group);
     if (lines.length === 0) return { ...base, group: groupRef, reason: 'no-preferences' };
     const statements = (field: UsagePreference['field']) =>
@@ -225,12 +218,24 @@ export class RobotsTxt {
 
   /** Keyed by the caller's string as given, so a repeated check does no string work. */
   #select(userAgent: string): RuleSelection {
-    let selection = this.#selections.get(userAgent);
-    if (selection === undefined) {
-      selection = selectRules(this.#compiled, userAgent);
-      if (this.#selections.size >= SELECTION_CACHE_SIZE) this.#selections.clear();
-      this.#selections.set(userAgent, selection);
+    const last = this.#lastSelection;
+    if (last !== null && userAgent === this.#lastAgent) return last;
+    return this.#selections?.get(userAgent) ?? this.#newSelection(userAgent);
+  }
+
+  #newSelection(userAgent: string): RuleSelection {
+    this.#agents ??= this.groups.map(groupAgents);
+    const selection = new RuleSelection(this.groups, this.#agents, userAgent);
+    const last = this.#lastSelection;
+    if (last === null) {
+      // Most callers ask for one agent only: that costs no map.
+      this.#lastAgent = userAgent;
+      this.#lastSelection = selection;
+      return selection;
     }
+    this.#selections ??= new Map([[this.#lastAgent, last]]);
+    if (this.#selections.size >= SELECTION_CACHE_SIZE) this.#selections.clear();
+    this.#selections.set(userAgent, selection);
     return selection;
   }
 

@@ -1,5 +1,5 @@
 import { readRobotsText } from './internal/robots-text.ts';
-import { scanLines } from './internal/scan-lines.ts';
+import { lineRecord, scanLines } from './internal/scan-lines.ts';
 import type { RobotsLine } from './types.ts';
 
 /**
@@ -15,8 +15,10 @@ import type { RobotsLine } from './types.ts';
 export function scanRobots(input: string | Uint8Array): RobotsLine[] {
   const lines: RobotsLine[] = [];
   const { text, bytesAsChars } = readRobotsText(input);
-  scanLines(text, bytesAsChars, (line) => {
-    lines.push(line);
+  scanLines(text, bytesAsChars, {
+    add(line) {
+      lines.push(lineRecord(line));
+    },
   });
   return lines;
 }

@@ -1,10 +1,19 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
 import { RobotsTxt } from '../robots-txt.ts';
-import type { RobotsGroup, RobotsLine, RobotsRule, UsagePreference } from '../types.ts';
+import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
+import { isDecimal } from './crawl-delay.ts';
 import { CANONICAL_KEY } from './directive-key.ts';
-import { MAX_LINE_BYTES } from './scan-lines.ts';
+import { looksLikeHtml } from './html-page.ts';
+import type { LineCursor } from './line-cursor.ts';
+import { isPlainHttpUrl } from './plain-url.ts';
+import { lineRecord, MAX_LINE_BYTES } from './scan-lines.ts';
 import { readUsageLine } from './usage-line.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
+
+interface MutableGroupAgents {
+  tokens: string[];
+  global: boolean;
+}
 
 interface OpenGroup {
   userAgents: string[];
@@ -23,13 +32,17 @@ export class PolicyBuilder {
   readonly #diagnostics: Diagnostic[] = [];
   readonly #strayUsage: UsagePreference[] = [];
   #current: OpenGroup | null = null;
+  /** How each group is selected, worked out here once (the tokens are needed for warnings). */
+  readonly #agents: MutableGroupAgents[] = [];
+  #currentAgents: MutableGroupAgents | null = null;
   #currentHasRules = false;
   /** Line of a usage line read since the last user-agent line, while the group has no rules. */
   #usageBeforeRules: number | null = null;
   #html = false;
 
   constructor(base: string | undefined) {
-    this.#base = base !== undefined && URL.canParse(base) ? base : undefined;
+    this.#base =
+      base !== undefined && (isPlainHttpUrl(base) || URL.canParse(base)) ? base : undefined;
     if (base !== undefined && this.#base === undefined) {
       this.warning(
         1,
@@ -57,15 +70,14 @@ export class PolicyBuilder {
     this.#diagnostics.push({ code, severity, message, line, column });
   }
 
+  /** The file is an HTML or XML page: every diagnostic but `html-document` is dropped. */
+  get isHtml(): boolean {
+    return this.#html;
+  }
+
   /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
   checkForHtml(text: string): void {
-    const head = text.slice(0, 512).trimStart().toLowerCase();
-    if (
-      head.startsWith('<!doctype html') ||
-      head.startsWith('<html') ||
-      head.startsWith('<head') ||
-      head.startsWith('<?xml')
-    ) {
+    if (looksLikeHtml(text)) {
       this.#html = true;
       this.error(
         1,
@@ -75,29 +87,18 @@ export class PolicyBuilder {
     }
   }
 
-  add(line: RobotsLine): void {
-    if (line.tooLong) {
+  add(line: LineCursor): void {
+    if (line.invalidUtf8) {
       this.warning(
         line.line,
-        'line-too-long',
-        `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
-        MAX_LINE_BYTES + 1,
+        'invalid-utf8',
+        'line is not valid UTF-8; its bytes are matched as percent-escapes',
       );
     }
-    if (line.typo) {
-      const canonical = CANONICAL_KEY[line.kind as keyof typeof CANONICAL_KEY];
-      this.warning(
-        line.line,
-        'misspelled-directive',
-        `"${line.key}" is a misspelling of "${canonical}"; Google accepts it, other crawlers may not`,
-      );
-    }
-    if (line.missingColon) {
-      this.warning(
-        line.line,
-        'missing-colon',
-        `"${line.key}" is not followed by a colon; Google accepts it, other crawlers may not`,
-      );
+    // In an HTML page only the html-document error is reported: the lines (mostly invalid or
+    // unknown) still count, but their messages are not even built.
+    if ((line.tooLong || line.typo || line.missingColon) && !this.#html) {
+      this.#lineDiagnostics(line);
     }
     switch (line.kind) {
       case 'user-agent':
@@ -118,7 +119,13 @@ export class PolicyBuilder {
         this.#unsupported(line);
         return;
       case 'unknown':
-        this.warning(line.line, 'unknown-directive', `unknown directive "${line.key}"; ignored`);
+        if (!this.#html) {
+          this.warning(
+            line.line,
+            'unknown-directive',
+            `unknown directive "${line.key()}"; ignored`,
+          );
+        }
         return;
       case 'invalid':
         this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
@@ -128,7 +135,33 @@ export class PolicyBuilder {
     }
   }
 
-  #userAgent(line: RobotsLine): void {
+  #lineDiagnostics(line: LineCursor): void {
+    if (line.tooLong) {
+      this.warning(
+        line.line,
+        'line-too-long',
+        `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
+        MAX_LINE_BYTES + 1,
+      );
+    }
+    if (line.typo) {
+      const canonical = CANONICAL_KEY[line.kind as keyof typeof CANONICAL_KEY];
+      this.warning(
+        line.line,
+        'misspelled-directive',
+        `"${line.key()}" is a misspelling of "${canonical}"; Google accepts it, other crawlers may not`,
+      );
+    }
+    if (line.missingColon) {
+      this.warning(
+        line.line,
+        'missing-colon',
+        `"${line.key()}" is not followed by a colon; Google accepts it, other crawlers may not`,
+      );
+    }
+  }
+
+  #userAgent(line: LineCursor): void {
     if (this.#usageBeforeRules !== null) {
       // Google's parser (which decides access here) ignores usage lines, so the user agents
       // around it form one group; a parser reading the attach draft literally, where a usage
@@ -143,29 +176,37 @@ export class PolicyBuilder {
     if (this.#current === null || this.#currentHasRules) {
       this.#current = { userAgents: [], rules: [], crawlDelay: null, usage: [], line: line.line };
       this.#groups.push(this.#current);
+      this.#currentAgents = { tokens: [], global: false };
+      this.#agents.push(this.#currentAgents);
       this.#currentHasRules = false;
     }
-    this.#current.userAgents.push(line.value);
-    if (isGlobalUserAgent(line.value)) return;
-    const token = productToken(line.value);
+    const value = line.value();
+    this.#current.userAgents.push(value);
+    const agents = this.#currentAgents as MutableGroupAgents;
+    if (isGlobalUserAgent(value)) {
+      agents.global = true;
+      return;
+    }
+    const token = productToken(value);
+    agents.tokens.push(token);
     if (token.length === 0) {
       this.warning(
         line.line,
         'invalid-user-agent',
-        `user-agent "${line.value}" has no product token (letters, "-" and "_"); it matches no crawler`,
+        `user-agent "${value}" has no product token (letters, "-" and "_"); it matches no crawler`,
       );
-    } else if (token !== line.value) {
+    } else if (token !== value) {
       this.warning(
         line.line,
         'user-agent-not-token',
-        `user-agent "${line.value}" is matched as its product token "${token}"`,
+        `user-agent "${value}" is matched as its product token "${token}"`,
       );
     }
   }
 
-  #rule(line: RobotsLine): void {
+  #rule(line: LineCursor): void {
     const directive = line.kind as 'allow' | 'disallow';
-    const pattern = line.pattern ?? '';
+    const pattern = line.pattern() ?? '';
     if (this.#current === null) {
       this.error(
         line.line,
@@ -177,27 +218,35 @@ export class PolicyBuilder {
     this.#current.rules.push({ directive, pattern, line: line.line });
     this.#currentHasRules = true;
     this.#usageBeforeRules = null;
-    if (pattern.length > 0 && pattern[0] !== '/' && pattern[0] !== '*') {
+    // The value's own first char decides as the pattern's would (a non-ASCII char or `%`
+    // becomes `%`), without reading an escaped pattern that may not be flat yet.
+    const first = line.valueFirstChar();
+    if (pattern.length > 0 && first !== 0x2f && first !== 0x2a) {
       this.error(
         line.line,
         'pattern-not-path',
-        `pattern "${line.value}" does not start with "/" or "*", so it never matches a URL path`,
+        `pattern "${line.value()}" does not start with "/" or "*", so it never matches a URL path`,
       );
     }
   }
 
-  #sitemap(line: RobotsLine): void {
-    if (line.value.length === 0) {
+  #sitemap(line: LineCursor): void {
+    const value = line.value();
+    if (value.length === 0) {
       this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
       return;
     }
-    const absolute = URL.parse(line.value);
-    const url = absolute ?? (this.#base === undefined ? null : URL.parse(line.value, this.#base));
+    if (isPlainHttpUrl(value)) {
+      this.#addSitemap(value);
+      return;
+    }
+    const absolute = URL.parse(value);
+    const url = absolute ?? (this.#base === undefined ? null : URL.parse(value, this.#base));
     if (url === null) {
       this.error(
         line.line,
         'invalid-sitemap-url',
-        `sitemap "${line.value}" is not an absolute URL; ignored`,
+        `sitemap "${value}" is not an absolute URL; ignored`,
       );
       return;
     }
@@ -206,7 +255,7 @@ export class PolicyBuilder {
       this.error(
         line.line,
         'invalid-sitemap-url',
-        `sitemap "${line.value}" is not an http(s) URL; ignored`,
+        `sitemap "${value}" is not an http(s) URL; ignored`,
       );
       return;
     }
@@ -214,17 +263,21 @@ export class PolicyBuilder {
       this.warning(
         line.line,
         'relative-sitemap-url',
-        `sitemap "${line.value}" is relative; read as ${href}`,
+        `sitemap "${value}" is relative; read as ${href}`,
       );
     }
+    this.#addSitemap(href);
+  }
+
+  #addSitemap(href: string): void {
     if (this.#seenSitemaps.has(href)) return;
     this.#seenSitemaps.add(href);
     this.#sitemaps.push(href);
   }
 
   /** A Content-Usage or Content-Signal line: reported, and attached to its group. */
-  #usage(line: RobotsLine): void {
-    const { preference, problems } = readUsageLine(line);
+  #usage(line: LineCursor): void {
+    const { preference, problems } = readUsageLine(lineRecord(line));
     for (const problem of problems) {
       this.#report(problem.severity, line.line, problem.code, problem.message, 1);
     }
@@ -241,12 +294,12 @@ export class PolicyBuilder {
     if (!this.#currentHasRules) this.#usageBeforeRules ??= line.line;
   }
 
-  #unsupported(line: RobotsLine): void {
-    if (line.key.toLowerCase() !== 'crawl-delay') {
+  #unsupported(line: LineCursor): void {
+    if (!line.crawlDelay) {
       this.info(
         line.line,
         'unsupported-directive',
-        `"${line.key}" is not part of RFC 9309 and Google ignores it`,
+        `"${line.key()}" is not part of RFC 9309 and Google ignores it`,
       );
       return;
     }
@@ -258,12 +311,13 @@ export class PolicyBuilder {
       );
       return;
     }
-    const seconds = /^\d+(\.\d+)?$/.test(line.value) ? Number(line.value) : Number.NaN;
+    const value = line.value();
+    const seconds = isDecimal(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(seconds)) {
       this.error(
         line.line,
         'invalid-crawl-delay',
-        `Crawl-delay "${line.value}" is not a number of seconds; ignored`,
+        `Crawl-delay "${value}" is not a number of seconds; ignored`,
       );
       return;
     }
@@ -283,13 +337,22 @@ export class PolicyBuilder {
 
   build(): RobotsTxt {
     const groups: RobotsGroup[] = this.#groups;
-    this.#diagnostics.sort((a, b) => a.line - b.line);
+    // Nearly always already in line order (a stable sort would change nothing then).
+    if (!inLineOrder(this.#diagnostics)) this.#diagnostics.sort((a, b) => a.line - b.line);
     return new RobotsTxt({
       groups,
       usageOutsideGroups: this.#strayUsage,
       sitemaps: this.#sitemaps,
       diagnostics: this.#diagnostics,
       source: 'file',
+      agents: this.#agents,
     });
   }
+}
+
+function inLineOrder(diagnostics: readonly Diagnostic[]): boolean {
+  for (let i = 1; i < diagnostics.length; i++) {
+    if ((diagnostics[i] as Diagnostic).line < (diagnostics[i - 1] as Diagnostic).line) return false;
+  }
+  return true;
 }

@@ -100,3 +100,12 @@ export function isValidUtf8Chars(text: string): boolean {
 export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
+
+/** Finds chars that are not ASCII, as indexOf finds one char: natively, without a loop. */
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/** Index of the first non-ASCII char of `text` at or after `from`, or the text's length. */
+export function nextNonAscii(text: string, from: number): number {
+  NON_ASCII.lastIndex = from;
+  return NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
+}

@@ -1,34 +1,42 @@
-import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
+import type { RobotsGroup, UsagePreference } from '../types.ts';
 import { type CompiledPattern, compilePattern, matchesPattern } from './compiled-pattern.ts';
+import { type RuleMatch, scanForMatch } from './rule-match.ts';
+import { compileRules, firstMatch, type RuleList, ruleList } from './rule-trie.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
 
-/** A rule ready to match: its priority is its pattern's length, as in Google's matcher. */
-export interface CompiledRule {
-  readonly rule: RobotsRule;
-  readonly group: number;
-  readonly allow: boolean;
-  readonly priority: number;
-  readonly compiled: CompiledPattern;
+/** How a group's user-agent lines select it: their product tokens (as written), and `*`. */
+export interface GroupAgents {
+  readonly tokens: readonly string[];
+  readonly global: boolean;
+}
+
+export function groupAgents(group: RobotsGroup): GroupAgents {
+  const tokens: string[] = [];
+  let global = false;
+  for (const ua of group.userAgents) {
+    if (isGlobalUserAgent(ua)) global = true;
+    else tokens.push(productToken(ua));
+  }
+  return { tokens, global };
 }
 
 /**
- * The rules that apply to one product token, best first: longest pattern, then Allow before
- * Disallow (ties go to Allow), then earliest line. The first rule that matches decides.
+ * `token.toLowerCase() === wanted`: a product token is ASCII letters, `-` and `_`, so folding
+ * its ASCII capitals is all lower-casing does to it, and no string is made.
  */
-export interface RuleSelection {
-  /** Rules of every group naming the token (duplicate groups are merged). */
-  readonly specific: RuleList;
-  /** Rules of the `*` groups; used only when no group names the token. */
-  readonly global: RuleList;
-  /** First group naming the token, or -1. */
-  readonly specificGroup: number;
-  /** First `*` group, or -1. */
-  readonly globalGroup: number;
-  /** First `Crawl-delay` of the groups that apply, or null. */
-  readonly crawlDelay: number | null;
-  /** Usage lines of the groups naming the token, then of the `*` groups. */
-  readonly specificUsage: readonly CompiledUsage[];
-  readonly globalUsage: readonly CompiledUsage[];
+function isToken(token: string, wanted: string): boolean {
+  if (token.length !== wanted.length) return false;
+  for (let i = 0; i < token.length; i++) {
+    let c = token.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== wanted.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+function namesToken(agents: GroupAgents, wanted: string): boolean {
+  for (const token of agents.tokens) if (isToken(token, wanted)) return true;
+  return false;
 }
 
 /** A usage line ready to match: priority is its path's length (0 without a path). */
@@ -39,104 +47,98 @@ export interface CompiledUsage {
   readonly compiled: CompiledPattern | null;
 }
 
-export interface CompiledGroup {
-  readonly tokens: readonly string[];
-  readonly global: boolean;
-  readonly rules: readonly CompiledRule[];
-  readonly crawlDelay: number | null;
-  readonly usage: readonly CompiledUsage[];
-}
-
-export function compileGroups(groups: readonly RobotsGroup[]): CompiledGroup[] {
-  return groups.map((group, index) => {
-    const rules: CompiledRule[] = [];
-    for (const rule of group.rules) {
-      // An empty pattern matches with priority 0, which never decides anything.
-      if (rule.pattern.length === 0) continue;
-      const allow = rule.directive === 'allow';
-      rules.push({
-        rule,
-        group: index,
-        allow,
-        priority: rule.pattern.length,
-        compiled: compilePattern(rule.pattern),
-      });
-      const alternate = allow ? indexHtmlAlternate(rule.pattern) : null;
-      if (alternate !== null) {
-        rules.push({
-          rule,
-          group: index,
-          allow,
-          priority: alternate.length,
-          compiled: compilePattern(alternate),
-        });
-      }
-    }
-    return {
-      tokens: group.userAgents
-        .filter((ua) => !isGlobalUserAgent(ua))
-        .map((ua) => productToken(ua).toLowerCase()),
-      global: group.userAgents.some(isGlobalUserAgent),
-      rules,
-      crawlDelay: group.crawlDelay,
-      usage: group.usage.map((usage) => ({
-        usage,
-        priority: usage.path?.length ?? 0,
-        compiled: usage.path === null ? null : compilePattern(usage.path),
-      })),
-    };
-  });
-}
-
 /**
- * Google treats `Allow: /dir/index.html` (or `.htm`) as also allowing `/dir/` itself: when
- * the pattern does not match, it retries with `/dir/$`. A separate rule with that pattern's
- * own priority has the same effect, because the original always outranks it.
+ * Checks a selection answers by trying every rule before it builds its trie: a file parsed
+ * for one check (a crawler meeting a host) then never pays for sorting and compiling rules.
  */
-function indexHtmlAlternate(pattern: string): string | null {
-  const slash = pattern.lastIndexOf('/');
-  if (slash < 0 || !pattern.startsWith('/index.htm', slash)) return null;
-  return `${pattern.slice(0, slash + 1)}$`;
-}
+const SCANS_BEFORE_TRIE = 4;
+/** Rules from which a selection builds its trie on the second check already. */
+const LONG_LIST = 64;
 
 /**
+ * The groups that decide for one product token: every group naming it (duplicate groups are
+ * merged), or when none does, every `*` group. Rules are matched in precedence order: longest
+ * pattern, then Allow before Disallow (ties go to Allow), then earliest line.
+ *
  * `userAgent` is compared whole, case-insensitively, with each group's product tokens, as
  * Google compares it: `Foo Bar` or `AB42bot` do not select a `Foo` or `AB42bot` group
  * (whose token reads as `Foo` and `AB`). Google's spec tests pin this.
  */
-export function selectRules(groups: readonly CompiledGroup[], userAgent: string): RuleSelection {
-  const wanted = userAgent.toLowerCase();
-  const specific: CompiledRule[] = [];
-  const global: CompiledRule[] = [];
-  let specificGroup = -1;
-  let globalGroup = -1;
-  let specificDelay: number | null = null;
-  let globalDelay: number | null = null;
-  const specificUsage: CompiledUsage[] = [];
-  const globalUsage: CompiledUsage[] = [];
-  groups.forEach((group, index) => {
-    if (group.tokens.includes(wanted)) {
-      if (specificGroup < 0) specificGroup = index;
-      specificDelay ??= group.crawlDelay;
-      specific.push(...group.rules);
-      specificUsage.push(...group.usage);
-    } else if (group.global) {
-      if (globalGroup < 0) globalGroup = index;
-      globalDelay ??= group.crawlDelay;
-      global.push(...group.rules);
-      globalUsage.push(...group.usage);
+export class RuleSelection {
+  /** Indices of the deciding groups, in file order. */
+  readonly groups: readonly number[];
+  /** First deciding group, or -1 when no group applies. */
+  readonly group: number;
+  /** First `Crawl-delay` of the deciding groups, or null. */
+  readonly crawlDelay: number | null;
+
+  readonly #all: readonly RobotsGroup[];
+  #scans = 0;
+  readonly #scansBeforeTrie: number;
+  #trie: RuleList | null = null;
+  #usage: CompiledUsage[] | null = null;
+
+  constructor(all: readonly RobotsGroup[], agents: readonly GroupAgents[], userAgent: string) {
+    const wanted = userAgent.toLowerCase();
+    const specific: number[] = [];
+    const global: number[] = [];
+    for (let index = 0; index < agents.length; index++) {
+      const agent = agents[index] as GroupAgents;
+      if (namesToken(agent, wanted)) specific.push(index);
+      else if (agent.global) global.push(index);
     }
-  });
-  const crawlDelay = specificGroup >= 0 ? specificDelay : globalDelay;
-  return {
-    specific: ruleList(specific),
-    global: ruleList(global),
-    specificGroup,
-    globalGroup,
-    crawlDelay,
-    specificUsage,
-    globalUsage,
-  };
+    this.#all = all;
+    this.groups = specific.length > 0 ? specific : global;
+    this.group = this.groups[0] ?? -1;
+    let crawlDelay: number | null = null;
+    let rules = 0;
+    for (const index of this.groups) {
+      const group = all[index] as RobotsGroup;
+      crawlDelay ??= group.crawlDelay;
+      rules += group.rules.length;
+    }
+    // A long list costs more to scan again than to sort once: only its first check scans.
+    this.#scansBeforeTrie = rules > LONG_LIST ? 1 : SCANS_BEFORE_TRIE;
+    this.crawlDelay = crawlDelay;
+  }
+
+  /** The built matcher, once there is one: callers on the hot path call firstMatch on it. */
+  get trie(): RuleList | null {
+    return this.#trie;
+  }
+
+  /** The rule that decides `path`, or null when none matches. */
+  match(path: string): RuleMatch | null {
+    const trie = this.#trie;
+    return trie !== null ? firstMatch(trie, path) : this.#matchBeforeTrie(path);
+  }
+
+  #matchBeforeTrie(path: string): RuleMatch | null {
+    if (this.#scans < this.#scansBeforeTrie) {
+      this.#scans++;
+      return scanForMatch(this.#all, this.groups, path);
+    }
+    this.#trie = ruleList(compileRules(this.#all, this.groups));
+    return firstMatch(this.#trie, path);
+  }
+
+  /** The usage lines of the deciding groups that apply to `path` (see {@link matchingUsage}). */
+  usage(path: string): UsagePreference[] {
+    if (this.#usage === null) {
+      const lines: CompiledUsage[] = [];
+      for (const index of this.groups) {
+        for (const usage of (this.#all[index] as RobotsGroup).usage) {
+          lines.push({
+            usage,
+            priority: usage.path?.length ?? 0,
+            compiled: usage.path === null ? null : compilePattern(usage.path),
+          });
+        }
+      }
+      this.#usage = lines;
+    }
+    return matchingUsage(this.#usage, path);
+  }
 }
 
 /**
@@ -145,6 +147,7 @@ export function selectRules(groups: readonly CompiledGroup[], userAgent: string)
  * Allow and Disallow); lines that tie all apply. In file order.
  */
 export function matchingUsage(lines: readonly CompiledUsage[], path: string): UsagePreference[] {
+  if (lines.length === 0) return [];
   const best = new Map<string, number>();
   for (const line of lines) {
     if (line.compiled !== null && !matchesPattern(line.compiled, path)) continue;
@@ -159,86 +162,4 @@ export function matchingUsage(lines: readonly CompiledUsage[], path: string): Us
     result.push(line.usage);
   }
   return result.sort((a, b) => a.line - b.line);
-}
-
-function byPrecedence(a: CompiledRule, b: CompiledRule): number {
-  return b.priority - a.priority || Number(b.allow) - Number(a.allow) || a.rule.line - b.rule.line;
-}
-
-/** A trie node with fewer rules than this is a plain list: scanning a few rules is cheapest. */
-const SPLIT_FROM = 8;
-/** How far one node may skip or the trie go; heads alike for longer share one list. */
-const MAX_DEPTH = 64;
-
-/**
- * Rules in precedence order, arranged as a trie on their literal heads: a rule can only
- * match a path that starts with its head, so a check walks the path's characters down the
- * trie and tries only the rules it passes. Real files have tens of thousands of rules
- * (docs.oracle.com: 31,843); a check then costs a short walk, not a match per rule.
- * Chains with one branch are skipped (a node branches at the first character where its
- * heads differ); that is safe because every rule still checks its whole head itself.
- */
-export interface RuleList {
-  /** Rules whose head ends before `depth` (or all of them, in a small node). */
-  readonly here: readonly CompiledRule[];
-  /** The character position this node branches on. */
-  readonly depth: number;
-  /** Rules whose head continues, by the head's (ASCII) character at `depth`. */
-  readonly next: readonly (RuleList | undefined)[] | null;
-}
-
-function ruleList(rules: CompiledRule[], depth = 0): RuleList {
-  rules.sort(byPrecedence);
-  if (rules.length < SPLIT_FROM || depth >= MAX_DEPTH) return { here: rules, depth, next: null };
-  const here: CompiledRule[] = [];
-  const groups = new Map<number, CompiledRule[]>();
-  for (const rule of rules) {
-    const head = rule.compiled.head;
-    if (head.length <= depth) {
-      here.push(rule);
-      continue;
-    }
-    const c = head.charCodeAt(depth);
-    const group = groups.get(c);
-    if (group === undefined) groups.set(c, [rule]);
-    else group.push(rule);
-  }
-  // Heads are percent-normalised, so pure ASCII: 128 slots index every branch.
-  const next: (RuleList | undefined)[] = new Array(128);
-  for (const [c, group] of groups) next[c] = ruleList(group, sharedPrefixLength(group, depth + 1));
-  return { here, depth, next };
-}
-
-/** Where the heads of `rules`, equal before `from`, first differ (or the shortest ends). */
-function sharedPrefixLength(rules: readonly CompiledRule[], from: number): number {
-  const first = (rules[0] as CompiledRule).compiled.head;
-  let end = Math.min(first.length, from + MAX_DEPTH);
-  for (const rule of rules) {
-    const head = rule.compiled.head;
-    let i = from;
-    const limit = Math.min(end, head.length);
-    while (i < limit && head.charCodeAt(i) === first.charCodeAt(i)) i++;
-    end = i;
-    if (end === from) break;
-  }
-  return end;
-}
-
-/** The first rule of `list` in precedence order that matches `path`, or null. */
-export function firstMatch(list: RuleList, path: string): CompiledRule | null {
-  let best: CompiledRule | null = null;
-  let node: RuleList | undefined = list;
-  while (node !== undefined) {
-    for (const rule of node.here) {
-      // Each list is in precedence order: once a rule ranks below the best, so do the rest.
-      if (best !== null && byPrecedence(rule, best) > 0) break;
-      if (matchesPattern(rule.compiled, path)) {
-        best = rule;
-        break;
-      }
-    }
-    if (node.next === null || node.depth >= path.length) break;
-    node = node.next[path.charCodeAt(node.depth)];
-  }
-  return best;
 }

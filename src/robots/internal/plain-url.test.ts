@@ -1,0 +1,63 @@
+// The sitemap fast path must never call a URL plain that URL.parse would write differently:
+// seeded random URLs, mostly well-formed but with parts chosen to hit every rule (case, dots,
+// IPv4-like and IDNA hosts, ports, credentials, escapes, chars the parser encodes).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { seededRandom } from '../../test-support/seeded-random.ts';
+import { isPlainHttpUrl } from './plain-url.ts';
+
+// biome-ignore format: tables
+const SCHEMES = ['https://', 'http://', 'HTTP://', 'ftp://', 'https:/', '//', 'https://user@'];
+// biome-ignore format: tables
+const LABELS = ['a', 'example', 'com', 'b1', 'x-y', '9z'];
+// biome-ignore format: tables
+const ODD_HOST_PARTS = ['xn--', 'xn--nxasmq6b', '1', '0x1f', '127', '-', '', 'B', 'é', '_', ':80', ':443', '%41'];
+// biome-ignore format: tables
+const SAFE_PATH_PARTS = ['/', 'a', 'Z', '9', 'sitemap.xml', '-', '_', '~', '!', '$', '&', '(', ')', '*', '+', ',', ';', '=', ':', '@', '%41', '?', '.'];
+// biome-ignore format: tables
+const ODD_PATH_PARTS = ['..', '/.', '%2e', '%2E', '%', '%zz', '#', ' ', "'", '"', '<', '>', '`', '{', '}', '|', '^', '[', ']', '\\', '\t', '\n', 'é', '\u0000'];
+
+test('isPlainHttpUrl(value) implies URL.parse(value).href === value, with http(s)', () => {
+  const next = seededRandom(9);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  let plain = 0;
+  for (let round = 0; round < 100_000; round++) {
+    let url = next() < 0.8 ? 'https://' : pick(SCHEMES);
+    for (let n = 1 + Math.floor(next() * 3); n > 0; n--) {
+      url += next() < 0.9 ? pick(LABELS) : pick(ODD_HOST_PARTS);
+      if (n > 1) url += '.';
+    }
+    if (next() < 0.9) url += '/';
+    for (let n = Math.floor(next() * 8); n > 0; n--) {
+      url += next() < 0.93 ? pick(SAFE_PATH_PARTS) : pick(ODD_PATH_PARTS);
+    }
+    if (!isPlainHttpUrl(url)) continue;
+    plain++;
+    const parsed = URL.parse(url);
+    assert.equal(parsed?.href, url, url);
+    assert.ok(parsed.protocol === 'http:' || parsed.protocol === 'https:', url);
+  }
+  // The generator must reach the fast path often, or this proves nothing.
+  assert.ok(plain > 10_000, `only ${plain} plain URLs`);
+});
+
+test('real sitemap URLs take the fast path; unusual ones go to URL.parse', () => {
+  for (const url of [
+    'https://www.example.com/sitemap.xml',
+    'http://example.com/sitemaps/sitemap-index.xml?page=2&x=%41',
+    'https://a-b.example.co.uk/x/y_z~1.xml.gz',
+  ]) {
+    assert.equal(isPlainHttpUrl(url), true, url);
+  }
+  for (const url of [
+    'https://Example.com/',
+    'https://1.2.3.4/',
+    'https://a.com',
+    'https://a.com:443/',
+    'https://a.com/./x',
+    'https://a.com/%2e%2E/x',
+    'https://xn--nxasmq6b.com/',
+  ]) {
+    assert.equal(isPlainHttpUrl(url), false, url);
+  }
+});
