@@ -10,6 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
 import { isWaymarkError } from '../shared/waymark-error.ts';
 import type { CrawlState, StepRequest } from './crawl-state.ts';
+import { MAX_COUNTED_INLINKS } from './internal/report-counts.ts';
 import { IN_FLIGHT } from './internal/sqlite-schema.ts';
 import {
   openSqliteCrawlState,
@@ -17,6 +18,7 @@ import {
   type SqliteCrawlStateOptions,
 } from './sqlite-crawl-state.ts';
 import {
+  drain,
   finished,
   LISTED,
   page,
@@ -450,6 +452,41 @@ test('kill -9 mid-crawl loses nothing, repeats nothing and corrupts nothing', as
     for (const [url, depth] of done) {
       for (const link of linksOf(url, depth)) assert.ok(seen.has(link), `page without ${link}`);
     }
+  } finally {
+    await state.close();
+  }
+});
+
+test('links to a URL at the in-link cap change nothing; a sitemap entry still counts; a failed step teaches nothing', async () => {
+  const path = fresh();
+  let state = openSqliteCrawlState(path, { resume: false });
+  await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+  await state.close();
+  // A real failure inside a step's transaction, after the step has marked /menu.
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TRIGGER boom BEFORE INSERT ON urls WHEN NEW.key LIKE '%/boom'
+    BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+  db.close();
+  state = openSqliteCrawlState(path, { resume: true });
+  const link = (name: string) => page(`${A}/${name}`, { depth: 1, via: `${A}/` });
+  const links = (name: string, n: number) => Array.from({ length: n }, () => link(name));
+  try {
+    await state.add([page(`${A}/`)]);
+    await state.settleRobots(A, robotsOf(A, 0));
+    const [home] = (await step(state, { take: 1 })).taken;
+    assert.ok(home);
+    await state.add(links('menu', MAX_COUNTED_INLINKS - 1));
+    // This step brings /menu to the cap, then fails: the cap was never reached.
+    await assert.rejects(
+      step(state, { finished: [finished(home, { discovered: [link('menu'), link('boom')] })] }),
+      (error) => isWaymarkError(error) && error.code === 'io-failed',
+    );
+    await step(state, { finished: [finished(home, { discovered: [link('menu')] })] });
+    await state.add(links('menu', 5));
+    await state.add([page(`${A}/menu`, { kind: 'sitemap', via: `${A}/sitemap.xml` })]);
+    await drain(state);
+    const menu = (await resultsOf(state)).find((r) => r.url === `${A}/menu`);
+    assert.deepEqual([menu?.inlinks, menu?.sitemaps], [MAX_COUNTED_INLINKS, 1]);
   } finally {
     await state.close();
   }

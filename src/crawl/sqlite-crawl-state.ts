@@ -36,6 +36,7 @@ import {
 } from './internal/sqlite-schema.ts';
 import { type ResultRow, Statements } from './internal/sqlite-statements.ts';
 import { makeTempDir, removeTempDir } from './internal/sqlite-temp-dir.ts';
+import { memoByString } from './internal/url-memo.ts';
 
 /** Options of {@link openSqliteCrawlState}. */
 export interface SqliteCrawlStateOptions {
@@ -163,7 +164,8 @@ export class SqliteCrawlState implements CrawlState {
     this.#queue = new SqliteQueue(
       this.#s,
       this.#hosts,
-      options.normalizeUrl ?? defaultNormalizeUrl,
+      // Pages of a site link to the same URLs again and again: a repeat costs a lookup.
+      options.normalizeUrl ?? memoByString(defaultNormalizeUrl),
     );
     const meta = readMeta(this.#s);
     const number = (key: string) => Number(meta.get(key) ?? 0) || 0;
@@ -392,6 +394,7 @@ export class SqliteCrawlState implements CrawlState {
         const value = fn();
         this.#db.exec('COMMIT');
         this.#hosts.commit();
+        this.#queue.commit();
         return value;
       } catch (error) {
         if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
@@ -399,6 +402,7 @@ export class SqliteCrawlState implements CrawlState {
       }
     } catch (error) {
       this.#hosts.rollback();
+      this.#queue.rollback();
       this.#queue.counts = saved.counts;
       this.#requested = saved.requested;
       this.#depthCut = saved.depthCut;

@@ -10,6 +10,7 @@ import {
   storedSharedOptions,
 } from './crawl-settings.ts';
 import type { DecisionContext } from './page-outcomes.ts';
+import { memoByAuthority, memoByString } from './url-memo.ts';
 
 /** A crawl as this worker works on it: its record, and the options every worker shares. */
 export interface OpenedCrawl {
@@ -88,14 +89,23 @@ export function urlRules(crawl: OpenedCrawl, now: () => number): DecisionContext
   const { shared } = crawl;
   const site = originOf(crawl.start) ?? '';
   const normalizing = normalizeOptions(shared);
+  // Every link of every page goes through these: repeats are answered from memos (see
+  // url-memo.ts), each held to the full function by a differential test.
+  const normalizeLink = memoByString((url: string) => normalizeUrl(url, normalizing));
+  const sameSiteAs = { canonicalHost: shared.canonicalHost };
+  const origin = memoByAuthority((url) => originOf(url));
+  const filtered = shared.include.length > 0 || shared.exclude.length > 0;
   return {
     options: shared,
     normalize: (url, base) =>
-      normalizeUrl(url, base === undefined ? normalizing : { ...normalizing, base }),
-    onSite: (url) => sameSite(url, site, { canonicalHost: shared.canonicalHost }),
-    passes: pathFilter({ include: [...shared.include], exclude: [...shared.exclude] }),
+      base === undefined ? normalizeLink(url) : normalizeUrl(url, { ...normalizing, base }),
+    onSite: memoByAuthority((url) => sameSite(url, site, sameSiteAs)),
+    // Without filters, pathFilter only asks whether the URL is http(s): a question of its origin.
+    passes: filtered
+      ? pathFilter({ include: [...shared.include], exclude: [...shared.exclude] })
+      : (url) => origin(url) !== null,
     // Only for URLs `normalize` accepted: always http(s), so never null.
-    originOf: (url) => originOf(url) ?? '',
+    originOf: (url) => origin(url) ?? '',
     now,
   };
 }

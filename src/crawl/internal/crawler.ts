@@ -25,6 +25,8 @@ type Emit = (event: CrawlEvent) => Promise<void>;
 const SITEMAPS_POLL_MS = 1000;
 /** The longest an idle worker sleeps before it asks the state again (other workers' work). */
 const MAX_IDLE_MS = 1000;
+/** What a worker's wait is aborted with when work came before its timer. */
+const WAIT_OVER = 'wait over';
 
 /**
  * One worker on one crawl: it asks the crawl state for items of hosts whose turn has come,
@@ -236,7 +238,9 @@ export class Crawler {
       // The timer goes when the wait ends: a turn of the loop leaves nothing behind.
       const done = new AbortController();
       await Promise.race([wake, this.#worker.sleep(ms, done.signal).catch(() => {})]);
-      done.abort();
+      // A reason of our own: abort() without one builds a DOMException (and its stack) on
+      // every turn of the loop, for a rejection nobody reads.
+      done.abort(WAIT_OVER);
       this.#wake = null;
     }
     // Let the other responses that arrived in this turn of the event loop finish too, so

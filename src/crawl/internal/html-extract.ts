@@ -1,6 +1,9 @@
 // The crawler's look at an HTML page: bytes in, PageFacts out, in one pass and without a
-// DOM. HtmlDecoder turns bytes into text (html-decoder.ts); htmlparser2's streaming Parser
-// turns text into tags; this file keeps what the crawler needs from them.
+// DOM. HtmlDecoder turns bytes into text (html-decoder.ts); HtmlTagScanner (htmlparser2's
+// Tokenizer, driven as its Parser drives it) turns text into tags, reading only the
+// attributes asked for below; this file keeps what the crawler needs from them. The
+// Parser-based extractor it replaced is kept as a slow twin in test-support/ and a
+// differential test holds the two to the same facts.
 //
 // What counts, as a browser with scripting off would see the page (the crawler runs no
 // scripts):
@@ -12,8 +15,8 @@
 // - <title>, <base>, <meta> and <link> inside <svg> or <math> are not HTML elements and are
 //   ignored; <a href> there is a link.
 
-import { Parser } from 'htmlparser2';
 import { type CharsetSource, HtmlDecoder } from '../../shared/html/html-decoder.ts';
+import { type HtmlTagHandler, HtmlTagScanner } from '../../shared/html/html-tag-scanner.ts';
 import {
   collapseAscii,
   feedType,
@@ -23,7 +26,7 @@ import {
   trimAscii,
 } from '../../shared/html/html-values.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { resolveUrl } from './html-urls.ts';
+import { memoizedResolver, type UrlOutcome } from './html-urls.ts';
 
 /** Most entries kept per list (distinct links, distinct images, alternates, feeds). */
 export const MAX_LIST_ITEMS = 10_000;
@@ -73,7 +76,22 @@ export interface PageFacts {
   truncated: boolean;
 }
 
-type Attributes = Readonly<Record<string, string>>;
+type Values = readonly (string | undefined)[];
+
+// The attributes read per element, and their places in the values HtmlTagScanner passes.
+const LINK_ATTRIBUTES = ['href', 'rel'] as const;
+const IMG_ATTRIBUTES = ['src', 'alt', 'title'] as const;
+const LINK_ELEMENT_ATTRIBUTES = ['rel', 'href', 'type', 'hreflang', 'title'] as const;
+const META_ATTRIBUTES = ['name', 'content'] as const;
+const BASE_ATTRIBUTES = ['href'] as const;
+const ATTRIBUTES_OF = new Map<string, readonly string[]>([
+  ['a', LINK_ATTRIBUTES],
+  ['area', LINK_ATTRIBUTES],
+  ['img', IMG_ATTRIBUTES],
+  ['link', LINK_ELEMENT_ATTRIBUTES],
+  ['meta', META_ATTRIBUTES],
+  ['base', BASE_ATTRIBUTES],
+]);
 
 /**
  * A push extractor for one HTML page: `write()` the body's bytes as they arrive, then
@@ -94,9 +112,10 @@ type Attributes = Readonly<Record<string, string>>;
  */
 export class HtmlExtractor {
   readonly #decoder: HtmlDecoder;
-  readonly #parser: Parser;
+  readonly #scanner: HtmlTagScanner;
   readonly #pageUrl: URL;
-  #base: URL;
+  /** Resolves URL values against the current base (the page's URL until a `<base href>`). */
+  #resolveAgainstBase: (value: string | undefined, fragmentOnly: 'skip' | 'keep') => UrlOutcome;
   #baseSeen = false;
   #canonicalSeen = false;
   /** Depth of open <template> elements: inside one, nothing counts. */
@@ -122,26 +141,29 @@ export class HtmlExtractor {
       throw new WaymarkError('invalid-argument', `not an absolute URL: ${options.url}`);
     }
     this.#pageUrl = pageUrl;
-    this.#base = pageUrl;
+    this.#resolveAgainstBase = memoizedResolver(pageUrl);
     this.#decoder = new HtmlDecoder(options.contentType);
-    this.#parser = new Parser({
-      onopentag: (name, attributes) => this.#open(name, attributes),
-      onclosetag: (name) => this.#close(name),
-      ontext: (text) => this.#text(text),
-    });
+    const handler: HtmlTagHandler = {
+      attributesOf: (name) => (this.#inert > 0 ? undefined : ATTRIBUTES_OF.get(name)),
+      open: (name, values) => this.#open(name, values),
+      close: (name) => this.#close(name),
+      wantsText: () => this.#titleText !== null && this.#titleText.length < MAX_TITLE_CHARS,
+      text: (text) => this.#text(text),
+    };
+    this.#scanner = new HtmlTagScanner(handler);
   }
 
   /** Feeds the next bytes of the body. */
   write(chunk: Uint8Array): void {
     if (this.#facts !== null) throw new WaymarkError('usage', 'HtmlExtractor.write() after end()');
     const text = this.#decoder.write(chunk);
-    if (text !== '') this.#parser.write(text);
+    if (text !== '') this.#scanner.write(text);
   }
 
   /** Ends the input and returns the facts (the same object when called again). */
   end(): PageFacts {
     if (this.#facts !== null) return this.#facts;
-    this.#parser.end(this.#decoder.end());
+    this.#scanner.end(this.#decoder.end());
     const links = [...this.#links.keys()];
     const choice = this.#decoder.choice;
     this.#facts = {
@@ -161,7 +183,7 @@ export class HtmlExtractor {
     return this.#facts;
   }
 
-  #open(name: string, attributes: Attributes): void {
+  #open(name: string, attributes: Values): void {
     if (name === 'template') this.#inert++;
     if (this.#inert > 0) return;
     if (name === 'svg' || name === 'math') this.#foreign++;
@@ -194,7 +216,7 @@ export class HtmlExtractor {
 
   /** Resolves a URL value against the current base; counts it when invalid. */
   #resolve(value: string | undefined, fragmentOnly: 'skip' | 'keep'): string | null {
-    const outcome = resolveUrl(value, this.#base, fragmentOnly);
+    const outcome = this.#resolveAgainstBase(value, fragmentOnly);
     if (outcome.kind === 'invalid') this.#invalid++;
     return outcome.kind === 'url' ? outcome.href : null;
   }
@@ -206,10 +228,12 @@ export class HtmlExtractor {
     return false;
   }
 
-  #link(attributes: Attributes): void {
-    const href = this.#resolve(attributes['href'], 'skip');
+  /** `attributes`: LINK_ATTRIBUTES, i.e. [href, rel]. */
+  #link(attributes: Values): void {
+    const href = this.#resolve(attributes[0], 'skip');
     if (href === null) return;
-    const followed = !tokens(attributes['rel']).includes('nofollow');
+    const rel = attributes[1];
+    const followed = rel === undefined || !tokens(rel).includes('nofollow');
     const known = this.#links.get(href);
     if (known === undefined) {
       if (this.#room(this.#links.size)) this.#links.set(href, followed);
@@ -218,48 +242,55 @@ export class HtmlExtractor {
     }
   }
 
-  #image(attributes: Attributes): void {
-    const loc = this.#resolve(attributes['src'], 'skip');
+  /** `attributes`: IMG_ATTRIBUTES, i.e. [src, alt, title]. */
+  #image(attributes: Values): void {
+    const loc = this.#resolve(attributes[0], 'skip');
     if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size)) return;
-    const title =
-      collapseAscii(attributes['alt'] ?? '') || collapseAscii(attributes['title'] ?? '');
+    const title = collapseAscii(attributes[1] ?? '') || collapseAscii(attributes[2] ?? '');
     this.#images.set(loc, title === '' ? { loc } : { loc, title });
   }
 
-  #linkElement(attributes: Attributes): void {
-    const rel = tokens(attributes['rel']);
-    if (rel.includes('canonical') && !this.#canonicalSeen && attributes['href'] !== undefined) {
+  /** `attributes`: LINK_ELEMENT_ATTRIBUTES, i.e. [rel, href, type, hreflang, title]. */
+  #linkElement(attributes: Values): void {
+    const rel = tokens(attributes[0]);
+    if (rel.includes('canonical') && !this.#canonicalSeen && attributes[1] !== undefined) {
       this.#canonicalSeen = true;
-      this.#canonical = this.#resolve(attributes['href'], 'keep');
+      this.#canonical = this.#resolve(attributes[1], 'keep');
     }
     if (!rel.includes('alternate')) return;
-    const type = feedType(attributes['type']);
-    const hreflang = trimAscii(attributes['hreflang'] ?? '');
+    const type = feedType(attributes[2]);
+    const hreflang = trimAscii(attributes[3] ?? '');
     if (type === null && hreflang === '') return;
-    const href = this.#resolve(attributes['href'], 'keep');
+    const href = this.#resolve(attributes[1], 'keep');
     if (href === null) return;
     if (type !== null) {
       if (!this.#room(this.#feeds.length)) return;
-      const title = collapseAscii(attributes['title'] ?? '');
+      const title = collapseAscii(attributes[4] ?? '');
       this.#feeds.push(title === '' ? { href, type } : { href, type, title });
     } else if (this.#room(this.#alternates.length)) {
       this.#alternates.push({ hreflang, href });
     }
   }
 
-  #meta(attributes: Attributes): void {
-    if (!isRobotsMetaName(attributes['name'])) return;
-    const { noindex, nofollow } = robotsDirectives(attributes['content']);
+  /** `attributes`: META_ATTRIBUTES, i.e. [name, content]. */
+  #meta(attributes: Values): void {
+    if (!isRobotsMetaName(attributes[0])) return;
+    const { noindex, nofollow } = robotsDirectives(attributes[1]);
     this.#robots.noindex ||= noindex;
     this.#robots.nofollow ||= nofollow;
   }
 
-  /** The first `<base href>` decides; it is used when it resolves to an http(s) URL. */
-  #baseElement(attributes: Attributes): void {
-    const href = attributes['href'];
+  /**
+   * The first `<base href>` decides; it is used when it resolves to an http(s) URL.
+   * `attributes`: BASE_ATTRIBUTES, i.e. [href].
+   */
+  #baseElement(attributes: Values): void {
+    const href = attributes[0];
     if (this.#baseSeen || href === undefined) return;
     this.#baseSeen = true;
     const url = URL.parse(trimAscii(href), this.#pageUrl);
-    if (url !== null && (url.protocol === 'http:' || url.protocol === 'https:')) this.#base = url;
+    if (url !== null && (url.protocol === 'http:' || url.protocol === 'https:')) {
+      this.#resolveAgainstBase = memoizedResolver(url);
+    }
   }
 }

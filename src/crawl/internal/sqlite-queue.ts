@@ -6,10 +6,13 @@ import type {
   TakenItem,
 } from '../crawl-state.ts';
 import type { HostTable } from './host-table.ts';
-import { factsText } from './report-counts.ts';
+import { factsText, MAX_COUNTED_INLINKS } from './report-counts.ts';
 import { type InsertValues, insertValues, toTakenItem } from './sqlite-rows.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
 import type { Statements, TakenRow } from './sqlite-statements.ts';
+
+/** Most keys remembered as saturated (a site has few URLs that every page links to). */
+const MAX_SATURATED = 10_000;
 
 /**
  * The URLs of an SQLite crawl state and the hosts they are queued on, kept in step: every
@@ -22,6 +25,14 @@ export class SqliteQueue {
   readonly #s: Statements;
   readonly #hosts: HostTable;
   readonly #normalize: (url: string) => string;
+  /**
+   * Keys whose row a plain link cannot change any more: linked, its in-links at the cap (the
+   * menu links of a site, after 1,000 pages). A link to one costs no statement. Learned from
+   * committed transactions only (see {@link commit}); bounded.
+   */
+  readonly #saturated = new Set<string>();
+  /** Keys seen saturated in the transaction under way. */
+  #saturating: string[] = [];
 
   /** Counts what the file holds, and queues its items on their hosts. */
   constructor(s: Statements, hosts: HostTable, normalize: (url: string) => string) {
@@ -56,41 +67,89 @@ export class SqliteQueue {
   /**
    * Inserts the rows; returns how many were new. A URL known already gets its marks and
    * counts, once per URL for the whole call: the pages of a step mostly link to the same
-   * URLs (menus), so a step writes each such row once, not once per page.
+   * URLs (menus), so a step writes each such row once, not once per page. One statement per
+   * URL (insert, or mark when known); a second only for a new URL that later rows of the
+   * call mark again.
    */
   insert(rows: readonly InsertValues[]): number {
-    let added = 0;
-    const seen = new Map<string, SeenMarks>();
+    const pending = new Map<string, PendingRow>();
     for (const row of rows) {
       const [key, , , , , , , linked, inSitemap, , inlinks, sitemaps, lastmod] = row;
-      const known = seen.get(key);
-      if (known !== undefined) {
-        known.changed ||= linked > known.linked || inSitemap > known.inSitemap;
-        known.changed ||= inlinks > 0 || sitemaps > 0 || lastmod !== null;
-        known.linked = Math.max(known.linked, linked);
-        known.inSitemap = Math.max(known.inSitemap, inSitemap);
-        known.inlinks += inlinks;
-        known.sitemaps += sitemaps;
-        known.lastmod ??= lastmod;
+      const known = pending.get(key);
+      if (known === undefined) {
+        pending.set(key, {
+          row,
+          linked,
+          inSitemap,
+          inlinks: 0,
+          sitemaps: 0,
+          lastmod: null,
+          changed: false,
+        });
         continue;
       }
-      const changes = Number(this.#s.insert.run(...row).changes);
-      if (changes === 0) {
-        seen.set(key, { key, linked, inSitemap, inlinks, sitemaps, lastmod, changed: true });
+      known.changed ||= linked > known.linked || inSitemap > known.inSitemap;
+      known.changed ||= inlinks > 0 || sitemaps > 0 || lastmod !== null;
+      known.linked = Math.max(known.linked, linked);
+      known.inSitemap = Math.max(known.inSitemap, inSitemap);
+      known.inlinks += inlinks;
+      known.sitemaps += sitemaps;
+      known.lastmod ??= lastmod;
+    }
+    if (pending.size === 0) return 0;
+    const before = Number(this.#s.maxId.get()?.['id'] ?? 0);
+    let added = 0;
+    for (const [key, marks] of pending) {
+      const { row } = marks;
+      const inlinks = row[10] + marks.inlinks;
+      const sitemaps = row[11] + marks.sitemaps;
+      // Only links, no sitemap: nothing to write to a saturated row (markSeen's condition).
+      const plainLinks = marks.linked <= 1 && marks.inSitemap <= 0 && sitemaps === 0;
+      if (plainLinks && this.#saturated.has(key)) continue;
+      // A known URL is marked with every row of the call, its first one included.
+      const written = this.#s.insertOrMark.get(
+        ...row,
+        marks.linked,
+        marks.inSitemap,
+        inlinks,
+        sitemaps,
+        row[12] ?? marks.lastmod,
+      );
+      if (written === undefined) {
+        // Nothing changed although a link came in: linked already, in-links at the cap.
+        if (plainLinks && marks.linked === 1 && inlinks > 0) this.#saturating.push(key);
         continue;
       }
-      // Inserted with its own counts; later rows of this call count on top.
-      const marks = { key, linked, inSitemap, inlinks: 0, sitemaps: 0, lastmod: null };
-      seen.set(key, { ...marks, changed: false });
+      if (Number(written['linked']) >= 1 && Number(written['inlinks']) >= MAX_COUNTED_INLINKS) {
+        this.#saturating.push(key);
+      }
+      const id = written['id'];
+      if (typeof id !== 'number' || id <= before) continue;
+      // New, with its first row's counts: the later rows of this call count on top.
       added++;
       this.#hosts.queue(row[2], 1);
-    }
-    for (const { changed, ...marks } of seen.values()) {
-      if (changed) this.#s.markSeen.run(marks);
+      if (marks.changed) {
+        const { linked, inSitemap, inlinks, sitemaps, lastmod } = marks;
+        this.#s.markSeen.run({ key, linked, inSitemap, inlinks, sitemaps, lastmod });
+      }
     }
     this.counts.queued += added;
     this.counts.seen += added;
     return added;
+  }
+
+  /** The transaction that ran the last inserts was committed: what they learned holds. */
+  commit(): void {
+    for (const key of this.#saturating) {
+      if (this.#saturated.size >= MAX_SATURATED) break;
+      this.#saturated.add(key);
+    }
+    this.#saturating = [];
+  }
+
+  /** ... or rolled back: it is forgotten. */
+  rollback(): void {
+    this.#saturating = [];
   }
 
   /** Held items whose `notBefore` has come are queued again. */
@@ -181,14 +240,16 @@ export class SqliteQueue {
   }
 }
 
-/** A known URL's marks and counts to add, for one insert call. */
-interface SeenMarks {
-  key: string;
+/** The rows of one insert call for one URL: its first row, and the marks of the later ones. */
+interface PendingRow {
+  readonly row: InsertValues;
+  /** The largest of every row's (the first's included). */
   linked: number;
   inSitemap: number;
+  /** Of the rows after the first. */
   inlinks: number;
   sitemaps: number;
   lastmod: string | null;
-  /** Something to write: a known URL, or one inserted by this call and seen again. */
+  /** The rows after the first add something to a row the first inserted. */
   changed: boolean;
 }

@@ -43,8 +43,14 @@ export interface ResultRow {
  * answered from an index: see the plans in the comments.
  */
 export class Statements {
-  /** `ON CONFLICT DO NOTHING` on the unique key: changes is 1 when the URL is new. */
-  readonly insert: StatementSync;
+  /**
+   * Inserts a URL (?1-?13) or, when its key is known already, does {@link markSeen} with the
+   * marks of ?14-?18, in one statement: returns the row's id, linked and inlinks when it
+   * inserted or changed a row, else nothing. A new row's id is larger than {@link maxId} before it.
+   */
+  readonly insertOrMark: StatementSync;
+  /** The largest id: rows inserted after it have larger ones (no AUTOINCREMENT, no deletes). */
+  readonly maxId: StatementSync;
   readonly markSeen: StatementSync;
   /** Held items whose time has come go back to the queue (index urls_held). */
   readonly requeueDue: StatementSync;
@@ -76,11 +82,18 @@ export class Statements {
   readonly sitemapFiles: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.insert = db.prepare(
+    this.insertOrMark = db.prepare(
       `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects,
          inlinks, sitemaps, sitemap_lastmod, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${QUEUED}) ON CONFLICT (key) DO NOTHING`,
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ${QUEUED})
+       ON CONFLICT (key) DO UPDATE SET linked = max(linked, ?14), in_sitemap = max(in_sitemap, ?15),
+         inlinks = min(inlinks + ?16, ${MAX_COUNTED_INLINKS}), sitemaps = sitemaps + ?17,
+         sitemap_lastmod = coalesce(sitemap_lastmod, ?18)
+       WHERE linked < ?14 OR in_sitemap < ?15 OR (?16 > 0 AND inlinks < ${MAX_COUNTED_INLINKS})
+         OR ?17 > 0
+       RETURNING id, linked, inlinks`,
     );
+    this.maxId = db.prepare('SELECT max(id) AS id FROM urls');
     // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both,
     // and count the link (up to the cap) or the sitemap entry. Nothing is written when
     // nothing changes: a menu's URLs stop costing a write once they reach the cap.

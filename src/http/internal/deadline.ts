@@ -19,6 +19,8 @@ export class Deadline {
   readonly #callerSignal: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   #kind: AbortKind | null = null;
+  /** The rejections of the {@link race}s not settled yet. */
+  readonly #racing = new Set<(reason: unknown) => void>();
 
   /** The caller's signal must not have fired yet. */
   constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
@@ -38,12 +40,21 @@ export class Deadline {
     // A loser must not become an unhandled rejection.
     promise.catch(() => {});
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    // Only #abort fires the signal, and it rejects every race still pending: a body read in
+    // many chunks races each one, and an abort listener added and removed per chunk cost more
+    // than the read.
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.signal.reason);
-      this.signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => {
-        this.signal.removeEventListener('abort', onAbort);
-      });
+      this.#racing.add(reject);
+      promise.then(
+        (value) => {
+          this.#racing.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#racing.delete(reject);
+          reject(error);
+        },
+      );
     });
   }
 
@@ -98,6 +109,8 @@ export class Deadline {
     this.#kind = kind;
     clearTimeout(this.#timer);
     this.#controller.abort(reason);
+    for (const reject of this.#racing) reject(this.signal.reason);
+    this.#racing.clear();
   }
 }
 

@@ -86,21 +86,27 @@ export class HtmlDecoder {
 
   write(chunk: Uint8Array): string {
     if (this.#decoder !== null) return this.#decoder.decode(chunk, { stream: true });
+    // The usual case, the whole head in the first chunk: decoded at once, so not copied.
+    if (this.#headLength === 0 && chunk.length >= PRESCAN_BYTES) return this.#start(chunk);
     // Copied: a caller may reuse its buffer once write() returns.
     this.#head.push(chunk.slice());
     this.#headLength += chunk.length;
-    return this.#headLength < PRESCAN_BYTES ? '' : this.#start();
+    return this.#headLength < PRESCAN_BYTES ? '' : this.#startHeld();
   }
 
   end(): string {
-    const text = this.#decoder === null ? this.#start() : '';
+    const text = this.#decoder === null ? this.#startHeld() : '';
     return text + (this.#decoder as TextDecoder).decode();
   }
 
-  /** Chooses the encoding from the bytes held back, and decodes them. */
-  #start(): string {
+  #startHeld(): string {
     const head = concatBytes(this.#head, this.#headLength);
     this.#head = [];
+    return this.#start(head);
+  }
+
+  /** Chooses the encoding from the page's first bytes, and decodes them. */
+  #start(head: Uint8Array): string {
     const choice = chooseCharset(head, this.#contentType);
     this.#choice = choice;
     this.#decoder = new TextDecoder(choice.charset, { ignoreBOM: true });

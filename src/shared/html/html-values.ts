@@ -13,7 +13,17 @@ const EDGE_SPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
  * ```
  */
 export function trimAscii(value: string): string {
+  // Most values (every href of a crawl) have no space at either end: no regex run then.
+  const last = value.length - 1;
+  if (last < 0 || (!isAsciiSpace(value.charCodeAt(0)) && !isAsciiSpace(value.charCodeAt(last)))) {
+    return value;
+  }
   return value.replace(EDGE_SPACE, '');
+}
+
+/** Tab, line feed, form feed, carriage return, space. */
+function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 
 /**
