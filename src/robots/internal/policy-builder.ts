@@ -1,11 +1,11 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
+import { plainHref } from '../../url/internal/plain-http-url.ts';
 import { RobotsTxt } from '../robots-txt.ts';
 import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
 import { isDecimal } from './crawl-delay.ts';
 import { CANONICAL_KEY } from './directive-key.ts';
 import { looksLikeHtml } from './html-page.ts';
 import type { LineCursor } from './line-cursor.ts';
-import { isPlainHttpUrl } from './plain-url.ts';
 import { lineRecord, MAX_LINE_BYTES } from './scan-lines.ts';
 import { readUsageLine } from './usage-line.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
@@ -42,7 +42,7 @@ export class PolicyBuilder {
 
   constructor(base: string | undefined) {
     this.#base =
-      base !== undefined && (isPlainHttpUrl(base) || URL.canParse(base)) ? base : undefined;
+      base !== undefined && (plainHref(base) !== null || URL.canParse(base)) ? base : undefined;
     if (base !== undefined && this.#base === undefined) {
       this.warning(
         1,
@@ -236,7 +236,8 @@ export class PolicyBuilder {
       this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
       return;
     }
-    if (isPlainHttpUrl(value)) {
+    // Nearly every Sitemap line is already written as the URL parser would write it.
+    if (plainHref(value)?.href === value) {
       this.#addSitemap(value);
       return;
     }
