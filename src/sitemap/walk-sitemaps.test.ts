@@ -75,7 +75,9 @@ describe('walkSitemaps against a real server on 127.0.0.1', () => {
     const locs: string[] = [];
     const sources = new Map<string, string>();
     for await (const { sitemap, entry } of walkSitemaps(server.url('/sitemap_index.xml'), {
-      timeoutMs: 300,
+      // The stall costs this much; the other sitemaps must be read within it even on a busy
+      // machine (300 ms was not always enough there).
+      timeoutMs: 1500,
       userAgent: 'waymark-test/1.0',
       onSitemap: (report) => reports.push(report),
     })) {
@@ -117,7 +119,7 @@ describe('walkSitemaps against a real server on 127.0.0.1', () => {
     const capped: SitemapReport[] = [];
     for await (const _ of walkSitemaps(server.url('/sitemap_index.xml'), {
       maxSitemaps: 2,
-      timeoutMs: 300,
+      timeoutMs: 1500,
       onSitemap: (report) => capped.push(report),
     })) {
       // entries are not needed here

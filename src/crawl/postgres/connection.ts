@@ -48,6 +48,7 @@ export class Pool {
   readonly #make: () => Sql;
   /** Replaced pools, still ending. */
   readonly #ending = new Set<Promise<void>>();
+  #ended = false;
 
   private constructor(make: () => Sql) {
     this.#make = make;
@@ -87,10 +88,13 @@ export class Pool {
 
   /**
    * After `failed` lost a connection: a fresh pool from now on, unless another call already
-   * replaced it. The old one is ended at once; whatever still ran on it fails and retries.
+   * replaced it, or the pool was ended. The old one is ended at once; whatever still ran on
+   * it fails and retries.
    */
   replace(failed: Sql): void {
-    if (failed !== this.#sql) return;
+    // After end(), a heartbeat or call cut off by that very end must not open a pool that
+    // nothing would end again.
+    if (failed !== this.#sql || this.#ended) return;
     this.#sql = this.#make();
     const ending = failed.end({ timeout: 0 }).catch(() => {});
     this.#ending.add(ending);
@@ -98,6 +102,7 @@ export class Pool {
   }
 
   async end(): Promise<void> {
+    this.#ended = true;
     await Promise.all([this.#sql.end({ timeout: 0 }), ...this.#ending]);
   }
 }

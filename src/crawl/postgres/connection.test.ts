@@ -1,0 +1,27 @@
+// The pool's own bookkeeping, without a server: postgres.js connects lazily, so a pool for an
+// address nothing listens on is made and ended without a connection attempt.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Pool } from './connection.ts';
+
+const NOWHERE = 'postgres://waymark@127.0.0.1:9/nothing';
+
+test('a lost connection replaces the pool once, whoever reports it', async () => {
+  const pool = await Pool.open(NOWHERE, 1000);
+  const first = pool.sql;
+  pool.replace(first);
+  const second = pool.sql;
+  assert.notEqual(second, first);
+  // A second report of the same lost pool changes nothing.
+  pool.replace(first);
+  assert.equal(pool.sql, second);
+  await pool.end();
+});
+
+test('after end, a connection cut off by the end opens no new pool', async () => {
+  const pool = await Pool.open(NOWHERE, 1000);
+  const ended = pool.sql;
+  await pool.end();
+  pool.replace(ended);
+  assert.equal(pool.sql, ended);
+});
