@@ -171,6 +171,15 @@ export class XmlTokenizer {
   #state = TEXT;
   /** Where the current token starts in the chunk, while `#markup` reads it. */
   #tokenStart = 0;
+  /**
+   * `#parse`'s look-ahead in the current chunk, kept while `#markup` takes a step: the next
+   * `&` at or after where reading is (or the chunk's length), and the same for the character
+   * that ends the text or value being read, with its state. Searching again after each
+   * step would read the rest of the chunk once per tag that `#markup` handles: quadratic.
+   */
+  #amp = -1;
+  #stopAt = -1;
+  #stopState = -1;
   /** Offset of the current chunk's first character in all the text written. */
   #offset = 0;
   /**
@@ -209,7 +218,28 @@ export class XmlTokenizer {
     const length = chunk.length;
     if (length === 0) return;
     this.#lastCharacter = chunk.charAt(length - 1);
-    this.#parse(chunk, length);
+    const offset = this.#offset;
+    this.#tokenStart = 0;
+    this.#amp = -1;
+    this.#stopAt = -1;
+    this.#stopState = -1;
+    let i = 0;
+    if (this.#state === IN_REFERENCE) {
+      i = this.#resumeReference(chunk, offset);
+      this.#tokenStart = i;
+    }
+    if (i >= 0) {
+      // `#parse` runs the states every sitemap lives in and stops at anything else, which
+      // `#markup` takes one step at a time. Rare paths stay out of the optimised loop: a first
+      // visit to one of them there (a tag name or a reference cut by the chunk's end) would
+      // throw the loop's compiled code away, and recompiling it costs a cold read dearly.
+      for (;;) {
+        i = this.#parse(chunk, length, i);
+        if (i >= length) break;
+        i = this.#markup(chunk, i, length, offset);
+      }
+      this.#keepUnfinished(chunk, this.#tokenStart, length, offset, this.#state);
+    }
     this.#offset += length;
   }
 
@@ -276,25 +306,24 @@ export class XmlTokenizer {
     this.startIndex = end;
   }
 
-  #parse(buf: string, length: number): void {
+  /**
+   * Reads from `i` in the common states until the chunk's end or a state `#markup` handles;
+   * returns where it stopped, with the state and the token's start left in `#state` and
+   * `#tokenStart`.
+   */
+  #parse(buf: string, length: number, from: number): number {
     const offset = this.#offset;
     const handler = this.#handler;
     let state = this.#state;
-    let i = 0;
-    let s = 0;
+    let i = from;
+    let s = this.#tokenStart;
     /** The next `&` at or after i (or `length`), recomputed only once passed. */
-    let amp = -1;
+    let amp = this.#amp;
     /** The same for the character that ends the text or value being read, and its state. */
-    let stopAt = -1;
-    let stopState = -1;
+    let stopAt = this.#stopAt;
+    let stopState = this.#stopState;
 
-    if (state === IN_REFERENCE) {
-      i = s = this.#resumeReference(buf, offset);
-      if (i < 0) return;
-      state = this.#state;
-    }
-
-    while (i < length) {
+    parsing: while (i < length) {
       switch (state) {
         case TEXT:
         case IN_VALUE_DOUBLE_QUOTED:
@@ -329,11 +358,9 @@ export class XmlTokenizer {
               i = s = end;
               break;
             }
-            this.#referenceBase = state;
-            this.#referenceText = buf.slice(amp);
-            state = IN_REFERENCE;
-            i = s = length;
-            break;
+            // Cut by the chunk's end: `#markup` keeps it, from `amp`.
+            i = amp;
+            break parsing;
           }
           i = next;
           if (next === length) break;
@@ -396,13 +423,11 @@ export class XmlTokenizer {
         case IN_TAG_NAME: {
           while (i < length && !endsName(buf.charCodeAt(i))) i++;
           if (i === length) break;
-          if (this.#carry.length === 0) {
-            const name = buf.slice(s, i);
-            this.#names[nameKey(buf.charCodeAt(s), buf.charCodeAt(s + 1))] = name;
-            this.#openTag(name);
-          } else {
-            this.#openTag(this.#section(buf, s, i));
-          }
+          // A name begun in an earlier chunk: `#markup` joins it.
+          if (this.#carry.length > 0) break parsing;
+          const name = buf.slice(s, i);
+          this.#names[nameKey(buf.charCodeAt(s), buf.charCodeAt(s + 1))] = name;
+          this.#openTag(name);
           state = BEFORE_ATTRIBUTE_NAME;
           break;
         }
@@ -481,17 +506,15 @@ export class XmlTokenizer {
         }
 
         default:
-          this.#state = state;
-          this.#tokenStart = s;
-          i = this.#markup(buf, i, length, offset);
-          state = this.#state;
-          s = this.#tokenStart;
-          break;
+          break parsing;
       }
     }
-
-    this.#keepUnfinished(buf, s, length, offset, state);
     this.#state = state;
+    this.#tokenStart = s;
+    this.#amp = amp;
+    this.#stopAt = stopAt;
+    this.#stopState = stopState;
+    return i;
   }
 
   /**
@@ -526,6 +549,23 @@ export class XmlTokenizer {
     let state = this.#state;
     let s = this.#tokenStart;
     switch (state) {
+      case TEXT:
+      case IN_VALUE_DOUBLE_QUOTED:
+      case IN_VALUE_SINGLE_QUOTED:
+        // From `#parse` only: a character reference from `i` cut by the chunk's end (the
+        // text or value before it is already passed on).
+        this.#referenceBase = state;
+        this.#referenceText = buf.slice(i);
+        state = IN_REFERENCE;
+        i = s = length;
+        break;
+
+      case IN_TAG_NAME:
+        // From `#parse` only: the name ends at `i`, and began in an earlier chunk.
+        this.#openTag(this.#section(buf, s, i));
+        state = BEFORE_ATTRIBUTE_NAME;
+        break;
+
       case IN_SELF_CLOSING_TAG: {
         let c = buf.charCodeAt(i);
         while (isSpace(c) && ++i < length) c = buf.charCodeAt(i);

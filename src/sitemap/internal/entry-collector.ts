@@ -3,6 +3,7 @@ import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { UrlDraft } from './entry-drafts.ts';
 import { readLastmod } from './lastmod.ts';
 import { clip, readLoc, trimXml } from './loc.ts';
+import { isNormalDatetime } from './normal-datetime.ts';
 import { CHANGEFREQS, MAX_URL_LENGTH } from './protocol-limits.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -18,6 +19,10 @@ const NOT_XSD = /^\d{4}(?:-\d{2})?$|T\d{2}:\d{2}(?:Z|[+-])/;
 function mayBeNotXsd(w3cValue: string): boolean {
   return w3cValue.length !== 10 && w3cValue.charCodeAt(16) !== 0x3a;
 }
+/** No line: the entry is from an XML document, reported by offset. */
+const NO_LINE = -1;
+/** No offset: the entry is a text sitemap's line, reported by line number. */
+const NO_OFFSET = -1;
 const PRIORITY = /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/;
 
 export interface CollectorOptions {
@@ -68,6 +73,13 @@ export class EntryCollector {
   }
 
   lastmod(draft: UrlDraft, raw: string, offset: number): void {
+    // Nearly every lastmod is already normal: kept as written, with nothing to report (a
+    // normal value is a full date or has seconds, so `lastmod-not-xsd` cannot apply).
+    const trimmed = trimXml(raw);
+    if (isNormalDatetime(trimmed)) {
+      draft.lastmod = trimmed;
+      return;
+    }
     const reading = readLastmod(raw);
     if (reading.value !== null) {
       draft.lastmod = reading.value;
@@ -125,8 +137,9 @@ export class EntryCollector {
     const loc = this.#loc(draft, element);
     if (loc === null) return;
     // Built field by field rather than with spreads: this runs once per URL, millions of times.
-    const entry: Mutable<SitemapUrl> = { loc };
-    if (draft.lastmod !== undefined) entry.lastmod = draft.lastmod;
+    // With its lastmod in the literal, the usual entry needs no extra property storage.
+    const entry: Mutable<SitemapUrl> =
+      draft.lastmod === undefined ? { loc } : { loc, lastmod: draft.lastmod };
     if (draft.changefreq !== undefined) entry.changefreq = draft.changefreq as Changefreq;
     if (draft.priority !== undefined) entry.priority = draft.priority;
     if (draft.alternates !== undefined) entry.alternates = draft.alternates;
@@ -163,10 +176,8 @@ export class EntryCollector {
       this.#log.reportAt('warning', loc.code, loc.message.replace('<loc>', 'line'), line);
       return;
     }
-    this.#checkLoc(loc.href, loc.host, { line });
-    this.#count({ loc: loc.href }, () =>
-      this.#log.reportAt('error', 'too-many-entries', this.#capMessage(), line),
-    );
+    this.#checkLoc(loc.href, loc.host, NO_OFFSET, line);
+    this.#count({ loc: loc.href }, NO_OFFSET, line);
   }
 
   #loc(draft: UrlDraft, element: string): string | null {
@@ -184,41 +195,50 @@ export class EntryCollector {
       this.#log.report('warning', loc.code, loc.message, draft.offset);
       return null;
     }
-    this.#checkLoc(loc.href, loc.host, { offset: draft.offset });
+    this.#checkLoc(loc.href, loc.host, draft.offset, NO_LINE);
     return loc.href;
   }
 
-  /** Protocol checks that keep the entry but warn: length and host. */
-  #checkLoc(href: string, locHost: string, where: { offset: number } | { line: number }): void {
-    const report = (code: string, message: string) =>
-      'offset' in where
-        ? this.#log.report('warning', code, message, where.offset)
-        : this.#log.reportAt('warning', code, message, where.line);
+  /**
+   * Protocol checks that keep the entry but warn: length and host. Reported at `offset` in
+   * an XML document, or at `line` of a text sitemap (the other one is NO_OFFSET / NO_LINE).
+   * Positions are passed as numbers, not as an object and a closure: this runs per entry.
+   */
+  #checkLoc(href: string, locHost: string, offset: number, line: number): void {
     if (href.length > MAX_URL_LENGTH)
-      report(
+      this.#warn(
         'loc-too-long',
         `URL is ${href.length} characters, over the protocol's ${MAX_URL_LENGTH}`,
+        offset,
+        line,
       );
     const host = this.#options.host;
     if (host !== null && locHost !== host) {
-      report(
+      this.#warn(
         'cross-host-loc',
         `${clip(href)} is not on the sitemap's host ${host}; search engines ignore it unless cross-submission is allowed`,
+        offset,
+        line,
       );
     }
   }
 
-  #emit(entry: SitemapUrl | SitemapIndexEntry, offset: number): void {
-    this.#count(entry, () =>
-      this.#log.report('error', 'too-many-entries', this.#capMessage(), offset),
-    );
+  #warn(code: string, message: string, offset: number, line: number): void {
+    if (line === NO_LINE) this.#log.report('warning', code, message, offset);
+    else this.#log.reportAt('warning', code, message, line);
   }
 
-  #count(entry: SitemapUrl | SitemapIndexEntry, reportCap: () => void): void {
+  #emit(entry: SitemapUrl | SitemapIndexEntry, offset: number): void {
+    this.#count(entry, offset, NO_LINE);
+  }
+
+  #count(entry: SitemapUrl | SitemapIndexEntry, offset: number, line: number): void {
     if (this.stopped) return;
     if (this.count >= this.#options.maxEntries) {
       this.stopped = true;
-      reportCap();
+      if (line === NO_LINE)
+        this.#log.report('error', 'too-many-entries', this.#capMessage(), offset);
+      else this.#log.reportAt('error', 'too-many-entries', this.#capMessage(), line);
       return;
     }
     this.count++;
