@@ -1,14 +1,14 @@
 import { Buffer } from 'node:buffer';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { utf8Length } from '../shared/xml/xml-escape.ts';
-import { chunkedResponse } from './internal/chunked-body.ts';
+import { type Answer, answerResponse, plainAnswer } from './internal/answer.ts';
 import { fingerprint, notModified } from './internal/conditional.ts';
 import type { SiteDiagnosticsReport } from './internal/diagnostics-reporter.ts';
 import { DocumentNames } from './internal/document-names.ts';
 import { documentResponse } from './internal/document-response.ts';
 import { indexBody } from './internal/index-body.ts';
 import { IndexNowPusher, type SiteIndexNowReport } from './internal/indexnow-pusher.ts';
-import { plainResponse } from './internal/plain-response.ts';
+import { type LightRequest, RESPOND_LIGHT, type RespondLight } from './internal/light-request.ts';
 import { pollChanges } from './internal/poll-changes.ts';
 import { RenderPool } from './internal/render-pool.ts';
 import { RenderedPages } from './internal/rendered-pages.ts';
@@ -124,15 +124,18 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   );
   // IndexNow's baseline: what is there at start is not submitted.
   if (keeper.config?.indexnow != null) current().catch(() => {});
-  const handler = async (request: Request): Promise<Response> => {
+  const handler = async (request: Request): Promise<Response> =>
+    answerResponse(await respondSafely(request));
+
+  async function respondSafely(request: LightRequest): Promise<Answer | Response> {
     try {
       return await respond(request);
     } catch {
-      return plainResponse(500, 'Internal error\n', request.method === 'HEAD');
+      return plainAnswer(500, 'Internal error\n', request.method === 'HEAD');
     }
-  };
+  }
 
-  async function respond(request: Request): Promise<Response> {
+  async function respond(request: LightRequest): Promise<Answer | Response> {
     const url = URL.parse(request.url);
     const path = url?.pathname ?? '/';
     const route = routeOf(path);
@@ -142,7 +145,7 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
       // Key files end in .txt: other paths need no state to answer 404.
       if (path.endsWith('.txt')) state = await current();
       if (path !== state?.reserved.indexNowKeyPath) {
-        return plainResponse(404, 'Not found\n', request.method === 'HEAD');
+        return plainAnswer(404, 'Not found\n', request.method === 'HEAD');
       }
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -155,9 +158,9 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     state ??= await current();
     if (state.unavailable !== null) {
       // Fail closed: to a crawler, robots.txt answering 5xx means "crawl nothing for now".
-      const response = plainResponse(503, `Service unavailable: ${state.unavailable}\n`, head);
-      response.headers.set('retry-after', '60');
-      return response;
+      const answer = plainAnswer(503, `Service unavailable: ${state.unavailable}\n`, head);
+      answer.headers['retry-after'] = '60';
+      return answer;
     }
     const keyPath = state.reserved.indexNowKeyPath;
     if (route === null && keyPath !== null && path === keyPath && state.config.indexnow !== null) {
@@ -168,12 +171,12 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
         head,
       );
     }
-    const origin = requestOrigin(request, state.config);
-    if (!origin.ok) return plainResponse(400, `Bad request: ${origin.message}\n`, head);
+    const origin = requestOrigin(request, state.config, url);
+    if (!origin.ok) return plainAnswer(400, `Bad request: ${origin.message}\n`, head);
     if (route === null) return documentResponse(state, pages, names, origin.origin, path, head);
     const piece = originPiece(origin.origin);
     if (piece === null)
-      return plainResponse(400, 'Bad request: the host cannot be written in a sitemap\n', head);
+      return plainAnswer(400, 'Bad request: the host cannot be written in a sitemap\n', head);
     const layout = sitemapLayout(state.lines, piece, state.config);
     const split = layout.parts.length > 1;
     const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
@@ -201,12 +204,12 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     let partNumber = 0;
     // The schema wants at least one <url>: with nothing listed there is no sitemap.
     if (route === 'sitemap' && layout.urls === 0)
-      return plainResponse(404, 'No sitemap: no document is listed\n', head);
-    if (route === 'index' && !split) return plainResponse(404, 'Not found\n', head);
+      return plainAnswer(404, 'No sitemap: no document is listed\n', head);
+    if (route === 'index' && !split) return plainAnswer(404, 'Not found\n', head);
     if (route.startsWith('part-')) {
       partNumber = Number(route.slice(5));
       if (!split || partNumber < 1 || partNumber > layout.parts.length)
-        return plainResponse(404, 'Not found\n', head);
+        return plainAnswer(404, 'Not found\n', head);
     }
     if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
     const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
@@ -215,11 +218,23 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     }
     // The layout counted the bytes already: no need to measure a body of megabytes again.
     headers['content-length'] = String(part.bytes);
-    if (head) return new Response(null, { status: 200, headers });
+    if (head) return { status: 200, headers, text: null, chunks: null };
     const chunks = new SitemapPartChunks(state.lines, layout, part, Buffer.from(piece));
-    return chunkedResponse(chunks, { status: 200, headers });
+    return { status: 200, headers, text: null, chunks };
   }
 
+  // For toNodeListener: the same answers without a `Request` per request, except for
+  // documents (their answers stream files and follow the request's signal).
+  const respondLight: RespondLight = async (request) => {
+    if (
+      options.serveDocuments === true &&
+      routeOf(URL.parse(request.url)?.pathname ?? '/') === null
+    )
+      return null;
+    return respondSafely(request);
+  };
+  // Not part of the public type: found by toNodeListener alone.
+  Object.defineProperty(handler, RESPOND_LIGHT, { value: respondLight });
   handler.close = async () => {
     await poller.stop();
     await pusher.close();
@@ -242,12 +257,12 @@ function routeOf(path: string): string | null {
   return String(n).padStart(4, '0') === digits ? `part-${n}` : null;
 }
 
-function body(text: string, headers: Record<string, string>, head: boolean): Response {
+function body(text: string, headers: Record<string, string>, head: boolean): Answer {
   headers['content-length'] = String(utf8Length(text));
-  return new Response(head ? null : text, { status: 200, headers });
+  return { status: 200, headers, text: head ? null : text, chunks: null };
 }
 
-function notModifiedResponse(headers: Record<string, string>): Response {
+function notModifiedResponse(headers: Record<string, string>): Answer {
   const { 'content-type': _type, ...rest } = headers;
-  return new Response(null, { status: 304, headers: rest });
+  return { status: 304, headers: rest, text: null, chunks: null };
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import type { Answer } from './internal/answer.ts';
 import { BufferPool } from './internal/buffer-pool.ts';
-import { type ChunkSource, takeChunkSource } from './internal/chunked-body.ts';
+import { type ChunkSource, takeChunkSource, takeText } from './internal/chunked-body.ts';
+import { RawHeaders, RESPOND_LIGHT, type RespondLight } from './internal/light-request.ts';
 import { CHUNK_BYTES } from './internal/sitemap-chunks.ts';
 
 /** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
@@ -20,7 +22,7 @@ export interface NodeListenerOptions {
  * The buffers sitemap chunks are written into: each goes back to the pool once the socket
  * has taken its bytes, so a body of megabytes costs no allocation and no garbage.
  */
-const POOL = new BufferPool(CHUNK_BYTES, 32);
+const POOL = new BufferPool(CHUNK_BYTES, 8);
 
 /** Methods the Fetch standard forbids in a `Request` (the constructor throws). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -77,16 +79,21 @@ async function serve(
   const url = target.startsWith('/')
     ? `${scheme}://localhost${target}`
     : (URL.parse(target)?.href ?? `${scheme}://localhost/`);
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i] as string, raw[i + 1] as string);
-    } catch {
-      // A header value Headers refuses (Node is more lenient) is left out, not fatal.
+  const method = req.method ?? 'GET';
+  const light = (handler as { [RESPOND_LIGHT]?: RespondLight })[RESPOND_LIGHT];
+  if (light !== undefined && (method === 'GET' || method === 'HEAD') && target.startsWith('/')) {
+    // waymark's own handler: the same answer without a `Request` (and its `Headers` and
+    // signal) per request, for everything but documents.
+    const answer = await light({ url, method, headers: new RawHeaders(req.rawHeaders) });
+    if (answer instanceof Response) {
+      await send(answer, method, res);
+      return;
+    }
+    if (answer !== null) {
+      await sendAnswer(answer, method, res);
+      return;
     }
   }
-  const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const controller = new AbortController();
   // Aborted only when the client went away before the response finished: 'close' also
@@ -96,11 +103,42 @@ async function serve(
   });
   const request = new Request(url, {
     method,
-    headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit);
-  const response = await handler(request);
+  // Into the request's own headers (the same checks as a `headers` init): not into a
+  // `Headers` the constructor would copy again.
+  const headers = request.headers;
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A header value Headers refuses (Node is more lenient) is left out, not fatal.
+    }
+  }
+  await send(await handler(request), method, res);
+}
+
+/**
+ * Writes an answer of waymark's own handler as its `Response` would be written: headers in
+ * the order `Headers` gives them (sorted names), then the text or the chunks.
+ */
+async function sendAnswer(answer: Answer, method: string, res: ServerResponse): Promise<void> {
+  res.statusCode = answer.status;
+  const headers = answer.headers;
+  for (const name of Object.keys(headers).sort()) res.setHeader(name, headers[name] as string);
+  if (method === 'HEAD' || (answer.text === null && answer.chunks === null)) {
+    res.end();
+  } else if (answer.text !== null) {
+    res.end(answer.text);
+  } else if (answer.chunks !== null) {
+    await writeChunks(answer.chunks, res);
+  }
+}
+
+/** Writes `response` as the answer to a request made with `method`. */
+async function send(response: Response, method: string, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
     if (name === 'set-cookie') continue;
@@ -111,6 +149,11 @@ async function serve(
   if (method === 'HEAD' || response.body === null) {
     await response.body?.cancel();
     res.end();
+    return;
+  }
+  const text = takeText(response);
+  if (text !== null) {
+    res.end(text);
     return;
   }
   const source = takeChunkSource(response);

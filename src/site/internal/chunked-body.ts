@@ -52,3 +52,29 @@ export function takeChunkSource(response: Response): ChunkSource | null {
   body.getReader();
   return source;
 }
+
+/** Responses whose body is a string no one has read yet: the string itself. */
+const texts = new WeakMap<Response, string>();
+
+/**
+ * A `Response` with a text body (none for null) that any consumer reads as usual;
+ * {@link toNodeListener} recognises it and writes the string with one `end`, without
+ * reading the Web stream the `Response` holds. The same bytes either way (UTF-8).
+ */
+export function textResponse(text: string | null, init: ResponseInit): Response {
+  const response = new Response(text, init);
+  if (text !== null) texts.set(response, text);
+  return response;
+}
+
+/**
+ * The text of a response made by {@link textResponse} whose body no one has started to
+ * read (else null: read it as a stream).
+ */
+export function takeText(response: Response): string | null {
+  const text = texts.get(response);
+  if (text === undefined) return null;
+  texts.delete(response);
+  const body = response.body;
+  return body === null || response.bodyUsed || body.locked ? null : text;
+}

@@ -1,10 +1,12 @@
+import type { HeaderReader } from './light-request.ts';
+
 /**
  * True when a conditional GET or HEAD may be answered 304. `If-None-Match` decides when
  * present (weak comparison, `*` matches, a list matches when any tag does); otherwise
  * `If-Modified-Since`, through `validatesSince` (see `LastModified`).
  */
 export function notModified(
-  headers: Headers,
+  headers: HeaderReader,
   etag: string,
   validatesSince: (since: number) => boolean,
 ): boolean {

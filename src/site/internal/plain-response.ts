@@ -1,4 +1,5 @@
 import { utf8Length } from '../../shared/xml/xml-escape.ts';
+import { textResponse } from './chunked-body.ts';
 
 /**
  * A short plain-text answer (an error or a refusal), with its length; no body for HEAD.
@@ -9,7 +10,7 @@ import { utf8Length } from '../../shared/xml/xml-escape.ts';
  * ```
  */
 export function plainResponse(status: number, text: string, head: boolean): Response {
-  return new Response(head ? null : text, {
+  return textResponse(head ? null : text, {
     status,
     headers: {
       'content-type': 'text/plain; charset=utf-8',

@@ -1,3 +1,5 @@
+import type { LightRequest } from './light-request.ts';
+
 /** The request's origin (`https://example.com`), or why it has none. */
 export type RequestOrigin =
   | { readonly ok: true; readonly origin: string }
@@ -28,9 +30,13 @@ export interface OriginPolicy {
  * address with an optional port, at most {@link MAX_HOST_LENGTH} characters, that URL
  * parsing accepts as it is.
  */
-export function requestOrigin(request: Request, policy: OriginPolicy): RequestOrigin {
+export function requestOrigin(
+  request: LightRequest,
+  policy: OriginPolicy,
+  /** `URL.parse(request.url)` when the caller has it already. */
+  url: URL | null = URL.parse(request.url),
+): RequestOrigin {
   if (policy.origin !== null) return { ok: true, origin: policy.origin };
-  const url = URL.parse(request.url);
   if (url === null) return { ok: false, message: 'the request URL is not absolute' };
   let scheme = url.protocol.slice(0, -1);
   let host = request.headers.get('host') ?? url.host;
@@ -90,8 +96,25 @@ function agreed(a: string | undefined, b: string | undefined): string | undefine
   return null;
 }
 
-/** `scheme://host` when `host` is a plain authority, normalised as URL parsing writes it. */
+/**
+ * `scheme://host` when `host` is a plain authority, normalised as URL parsing writes it.
+ * Kept per scheme and host (a function of those two strings alone), as a handful of hosts
+ * serve a site; hostile `Host` headers cannot grow it past {@link MAX_KNOWN_AUTHORITIES}.
+ */
 function authorityOrigin(scheme: string, host: string): RequestOrigin {
+  const key = `${scheme} ${host}`;
+  const known = knownAuthorities.get(key);
+  if (known !== undefined) return known;
+  const checked = checkAuthority(scheme, host);
+  if (knownAuthorities.size >= MAX_KNOWN_AUTHORITIES) knownAuthorities.clear();
+  knownAuthorities.set(key, checked);
+  return checked;
+}
+
+const knownAuthorities = new Map<string, RequestOrigin>();
+const MAX_KNOWN_AUTHORITIES = 64;
+
+function checkAuthority(scheme: string, host: string): RequestOrigin {
   const parsed =
     host.length > 0 && host.length <= MAX_HOST_LENGTH && HOST.test(host)
       ? URL.parse(`${scheme}://${host}/`)

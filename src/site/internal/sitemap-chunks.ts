@@ -1,11 +1,12 @@
 import { Buffer } from 'node:buffer';
+import { OriginGaps } from './origin-gaps.ts';
 import type { SitemapLayout, SitemapLines, SitemapPart } from './sitemap-lines.ts';
 
 /**
  * The size a chunk of a sitemap is cut to: large enough that writing it costs one system
  * call for many entries, small enough that a pool of them stays a few megabytes.
  */
-export const CHUNK_BYTES = 256 * 1024;
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** Gives a buffer of at least `size` bytes for the next chunk. */
 export type TakeBuffer = (size: number) => Uint8Array;
@@ -21,7 +22,7 @@ export class SitemapPartChunks {
   readonly #lines: SitemapLines;
   readonly #layout: SitemapLayout;
   readonly #part: SitemapPart;
-  readonly #piece: Uint8Array;
+  readonly #gaps: OriginGaps;
   #next: number;
   #total = 0;
   #done = false;
@@ -30,7 +31,7 @@ export class SitemapPartChunks {
     this.#lines = lines;
     this.#layout = layout;
     this.#part = part;
-    this.#piece = piece;
+    this.#gaps = new OriginGaps(piece);
     this.#next = part.start;
   }
 
@@ -60,12 +61,8 @@ export class SitemapPartChunks {
     }
     const base = at - from;
     spaced.copy(out, at, from, to);
-    const piece = this.#piece;
     // Each gap gets the origin; a skipped entry has none (its next entry starts where it does).
-    for (let i = start; i < end; i++) {
-      const gap = spacedAt[i] as number;
-      if (gap !== spacedAt[i + 1]) out.set(piece, base + gap);
-    }
+    this.#gaps.fill(out, base, spacedAt, start, end);
     if (last) out.set(tailBytes, size - tailBytes.length);
     this.#total += size;
     this.#next = end;

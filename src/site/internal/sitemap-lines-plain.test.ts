@@ -110,3 +110,25 @@ test('paths and times outside the plain form go through the writer', () => {
     assert.equal(plainRest(path, ms), false, path);
   }
 });
+
+test('the date of a plain rest is w3cSeconds of its time, over the whole range', () => {
+  const last = 253_402_300_799_999;
+  const times: number[] = [0, 999, 1000, 86_399_999, 86_400_000, last, last - 999, last - 1000];
+  // Around every New Year and end of February from 1970 to 9999 (leap years and centuries).
+  for (let year = 1970; year <= 9999; year += year < 2200 ? 1 : 37) {
+    for (const at of [Date.UTC(year, 0, 1), Date.UTC(year, 2, 1)]) times.push(at - 1, at, at + 999);
+  }
+  let seed = 1;
+  for (let i = 0; i < 20_000; i++) {
+    seed = (seed * 48_271) % 2_147_483_647;
+    times.push(Math.floor((seed / 2_147_483_647) * last) + (i % 2 === 0 ? 0.5 : 0));
+  }
+  for (const ms of times) {
+    if (ms < 0 || ms > last) continue;
+    assert.equal(
+      linesRest('/a/b', ms),
+      `/a/b</loc><lastmod>${w3cSeconds(ms)}</lastmod></url>\n`,
+      `at ${ms}`,
+    );
+  }
+});

@@ -26,7 +26,8 @@ function restsOf(lines: SitemapLines): string[] {
   return rests;
 }
 
-const ENTRIES = 5000;
+// More than one chunk of bytes even with the shortest origin: the test covers chunking.
+const ENTRIES = 15_000;
 const BASE_MS = Date.UTC(2025, 0, 1);
 // A path of 2,000 characters: listed with a short origin, too long (over 2,048) with a long one.
 const LONG = `/long/${'x'.repeat(1994)}`;

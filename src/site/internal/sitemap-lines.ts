@@ -1,7 +1,10 @@
 import { Buffer } from 'node:buffer';
 import { utf8Length } from '../../shared/xml/xml-escape.ts';
 import { MAX_SITEMAP_URLS, UrlsetWriter } from '../../sitemap/index.ts';
+import { PLAIN_REST_EXTRA, plainRest, writePlainRest } from './plain-rest.ts';
 import type { SiteEntry } from './site-index.ts';
+
+export { plainRest };
 
 /**
  * The sitemap of a content root, written by `UrlsetWriter` once per change with a
@@ -121,12 +124,13 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
       fresh[count] = null;
       total += (memo.offsets[known + 1] as number) - (memo.offsets[known] as number);
     } else if (plainRest(entry.canonicalPath, entry.page.lastModified)) {
-      // The writer's markup for this URL, without its checks: they cannot fail here.
-      const rest = `${entry.canonicalPath}</loc><lastmod>${w3cSeconds(entry.page.lastModified)}</lastmod></url>\n`;
-      kept[count] = -1;
-      fresh[count] = rest;
-      freshLengths[count] = rest.length;
-      total += rest.length;
+      // The writer's markup for this URL, without its checks (they cannot fail here),
+      // written as bytes below: no string per entry.
+      const bytes = entry.canonicalPath.length + PLAIN_REST_EXTRA;
+      kept[count] = PLAIN;
+      fresh[count] = null;
+      freshLengths[count] = bytes;
+      total += bytes;
     } else {
       if (writer === null || writer.count >= MAX_SITEMAP_URLS) {
         writer = new UrlsetWriter();
@@ -165,6 +169,12 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
       memo.bytes.copy(restBytes, pos, from, to);
       pos += to - from;
       pathLengths[i] = memo.pathLengths[old] as number;
+    } else if (old === PLAIN) {
+      const end = writePlainRest(restBytes, pos, entry.canonicalPath, entry.page.lastModified);
+      if (end - pos !== freshLengths[i])
+        throw new Error('a sitemap entry is not the bytes it was counted as');
+      pos = end;
+      pathLengths[i] = entry.canonicalPath.length;
     } else {
       const text = fresh[i] as string;
       const bytes = freshLengths[i] as number;
@@ -198,29 +208,8 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
   };
 }
 
-/**
- * A path the writer takes as it is: segments of unreserved ASCII (RFC 3986), none `.` or
- * `..`, so `new URL` neither encodes nor resolves anything and XML escapes nothing; short
- * enough for any origin the writer accepts with the placeholder.
- */
-const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+\/?$/;
-const MAX_PLAIN_PATH = 1024;
-/** Epoch ms of 9999-12-31T23:59:59.999Z: later years are not four digits. */
-const LAST_PLAIN_MS = 253_402_300_799_999;
-
-/**
- * Whether the entry's rest can be written directly, byte for byte what `UrlsetWriter`
- * writes for it (held to the writer by `sitemap-lines.test.ts`): a plain path and a
- * lastmod in years 1970-9999, which `toISOString` spells as the writer keeps it.
- */
-export function plainRest(canonicalPath: string, lastModified: number): boolean {
-  return (
-    lastModified >= 0 &&
-    lastModified <= LAST_PLAIN_MS &&
-    canonicalPath.length <= MAX_PLAIN_PATH &&
-    PLAIN_PATH.test(canonicalPath)
-  );
-}
+/** `kept` of an entry whose rest {@link writePlainRest} writes. */
+const PLAIN = -2;
 
 /** Scratch for `buildSitemapLines`: the entries kept, by their new index. */
 const listedAt: SiteEntry[] = [];
