@@ -3,7 +3,7 @@
 // in the shared conformance suite (sqlite-crawl-state-conformance.test.ts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -343,7 +343,7 @@ test('a state of an older schema is refused on resume and replaced without', asy
     (error) =>
       isWaymarkError(error) &&
       error.code === 'invalid-argument' &&
-      /schema version 2, this waymark reads 4; start afresh without resume/.test(error.message),
+      /schema version 2, this waymark reads 5; start afresh without resume/.test(error.message),
   );
   const state = openSqliteCrawlState(path, { resume: false });
   assert.equal(await state.add([page(`${A}/1`)]), 1);
@@ -490,4 +490,115 @@ test('links to a URL at the in-link cap change nothing; a sitemap entry still co
   } finally {
     await state.close();
   }
+});
+
+test('links to known URLs are logged, not written into their rows: the WAL grows by little', async () => {
+  const path = fresh();
+  const state = openSqliteCrawlState(path, { resume: false });
+  const link = (i: number) => page(`${A}/p/${i}`, { depth: 1, via: `${A}/` });
+  try {
+    await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+    await state.settleRobots(A, robotsOf(A, 0));
+    await state.add(Array.from({ length: 5000 }, (_, i) => link(i)));
+    const walBefore = statSync(`${path}-wal`).size;
+    // 100 pages' worth of links, 50 each, to URLs spread over the table. In place, each
+    // call rewrote ~50 database pages (1 KiB each) into the WAL: ~5 MB in all.
+    for (let call = 0; call < 100; call++) {
+      await state.add(Array.from({ length: 50 }, (_, i) => link((i * 97 + call * 13) % 5000)));
+    }
+    const grown = statSync(`${path}-wal`).size - walBefore;
+    assert.ok(grown < 1_000_000, `WAL grew by ${grown} bytes`);
+    await drain(state);
+    const counted = (await resultsOf(state)).reduce(
+      (sum, result) => sum + (result.inlinks ?? 0),
+      0,
+    );
+    assert.equal(counted, 5000 + 100 * 50);
+  } finally {
+    await state.close();
+  }
+});
+
+test('logged in-links are folded in at 100,000, survive a resume and are all counted', async () => {
+  const path = fresh();
+  const link = (i: number) => page(`${A}/p/${i}`, { depth: 1, via: `${A}/` });
+  const all = Array.from({ length: 1000 }, (_, i) => link(i));
+  let state = openSqliteCrawlState(path, { resume: false });
+  try {
+    await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+    await state.add(all);
+    // 99 calls log 99,000 rows; the 100th reaches 100,000 and folds; one more logs 1,000.
+    for (let call = 0; call < 101; call++) await state.add(all);
+  } finally {
+    await state.close();
+  }
+  const db = new DatabaseSync(path);
+  const logged = db.prepare('SELECT count(*) AS n FROM inlink_log').get()?.['n'];
+  const folded = db.prepare(`SELECT inlinks FROM urls WHERE key = '${A}/p/7'`).get()?.['inlinks'];
+  db.close();
+  assert.deepEqual([logged, folded], [1000, 101]);
+  state = openSqliteCrawlState(path, { resume: true });
+  try {
+    await state.settleRobots(A, robotsOf(A, 0));
+    await state.add(all);
+    await drain(state);
+    const results = await resultsOf(state);
+    assert.equal(results.length, 1000);
+    assert.ok(results.every((result) => result.inlinks === 103));
+  } finally {
+    await state.close();
+  }
+});
+
+test('a URL whose insert was rolled back is inserted by the next link to it', async () => {
+  const path = fresh();
+  let state = openSqliteCrawlState(path, { resume: false });
+  await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+  await state.close();
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TRIGGER boom BEFORE INSERT ON urls WHEN NEW.key LIKE '%/boom'
+    BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+  db.close();
+  state = openSqliteCrawlState(path, { resume: true });
+  const link = (name: string) => page(`${A}/${name}`, { depth: 1, via: `${A}/` });
+  try {
+    await state.settleRobots(A, robotsOf(A, 0));
+    // /x is inserted, then the call fails: /x was never there.
+    await assert.rejects(state.add([link('x'), link('x'), link('boom')]));
+    assert.equal(await state.add([link('x'), link('x')]), 1);
+    await drain(state);
+    const x = (await resultsOf(state)).find((r) => r.url === `${A}/x`);
+    assert.equal(x?.inlinks, 2);
+  } finally {
+    await state.close();
+  }
+});
+
+test('a state of schema version 4 is resumed: it gets the in-link log and version 5', async () => {
+  const path = fresh();
+  let state = openSqliteCrawlState(path, { resume: false });
+  const link = (i: number) => page(`${A}/p/${i}`, { depth: 1, via: `${A}/` });
+  await state.create({ start: `${A}/`, options: '{}', gapMs: 0 });
+  await state.add([link(1), link(1)]);
+  await state.close();
+  // What a waymark of schema 4 left: no log, counts in the rows.
+  let db = new DatabaseSync(path);
+  db.exec('DROP TABLE inlink_log; PRAGMA user_version = 4;');
+  db.close();
+  state = openSqliteCrawlState(path, { resume: true });
+  try {
+    await state.settleRobots(A, robotsOf(A, 0));
+    await state.add([link(1), link(2)]);
+    await drain(state);
+    const counts = (await resultsOf(state)).map((r) => [r.url, r.inlinks]);
+    assert.deepEqual(counts, [
+      [`${A}/p/1`, 3],
+      [`${A}/p/2`, 1],
+    ]);
+  } finally {
+    await state.close();
+  }
+  db = new DatabaseSync(path);
+  assert.equal(db.prepare('PRAGMA user_version').get()?.['user_version'], 5);
+  db.close();
 });

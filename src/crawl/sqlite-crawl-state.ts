@@ -338,6 +338,9 @@ export class SqliteCrawlState implements CrawlState {
    * (nothing stays open between them), so other calls may run while this is iterated.
    */
   async *results(): AsyncIterable<CrawlResult> {
+    this.#checkOpen();
+    // The in-links logged since the last fold go into the rows first: see SqliteQueue.insert.
+    if (this.#queue.hasLoggedInlinks) this.#write(() => this.#queue.foldInlinks());
     let after = '';
     for (;;) {
       this.#checkOpen();

@@ -27,6 +27,14 @@ const SITEMAPS_POLL_MS = 1000;
 const MAX_IDLE_MS = 1000;
 /** What a worker's wait is aborted with when work came before its timer. */
 const WAIT_OVER = 'wait over';
+/**
+ * The longest a result waits for others to be recorded with it (real milliseconds). A step
+ * is a commit: one per result makes every page pay for a transaction and for writing the
+ * database pages its links touch; a step for several shares both.
+ */
+const GATHER_MS = 4;
+/** Out of `concurrency`, the results a step waits for (at most {@link GATHER_MS}). */
+const GATHER_SHARE = 0.5;
 
 /**
  * One worker on one crawl: it asks the crawl state for items of hosts whose turn has come,
@@ -56,6 +64,8 @@ export class Crawler {
   #undecided = 0;
   /** Requests made whose result is not yet recorded (against `maxPages`). */
   #unrecorded = 0;
+  /** Taken items whose result (or release) is not yet in `#finished` / `#released`. */
+  #outstanding = 0;
   /** Results and releases for the next step (each still counted in the state as in flight). */
   #finished: FinishedItem[] = [];
   #released: ReleasedItem[] = [];
@@ -243,9 +253,39 @@ export class Crawler {
       done.abort(WAIT_OVER);
       this.#wake = null;
     }
+    await this.#gatherResults();
     // Let the other responses that arrived in this turn of the event loop finish too, so
     // one step records them all.
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * When some results are in and more are on their way, waits (at most {@link GATHER_MS})
+   * until a share of `concurrency` is in, so that one step records them together. The
+   * resume bound is unchanged: a request still starts only after the commit that recorded
+   * the result whose place it takes; the slots of the results waiting stay empty meanwhile.
+   */
+  async #gatherResults(): Promise<void> {
+    const target = Math.ceil(this.#worker.concurrency * GATHER_SHARE);
+    const ready = () => this.#finished.length + this.#released.length;
+    if (ready() === 0 || ready() >= target || this.#outstanding === 0) return;
+    const until = performance.now() + GATHER_MS;
+    while (
+      ready() < target &&
+      this.#outstanding > 0 &&
+      this.#failure === null &&
+      this.#worker.signal?.aborted !== true
+    ) {
+      const left = until - performance.now();
+      if (left <= 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
+      this.#wake = null;
+    }
   }
 
   #wakeUp(): void {
@@ -283,7 +323,9 @@ export class Crawler {
 
   #crawlItem(item: TakenItem): void {
     this.#activeItems++;
+    this.#outstanding++;
     this.#undecided++;
+    let delivered = false;
     let decided = false;
     const decide = (requested: boolean) => {
       decided = true;
@@ -298,8 +340,12 @@ export class Crawler {
             // Retry-After holds the host for every worker; the request does not count.
             if (requested) this.#unrecorded--;
             this.#released.push({ item, notBefore: decision.until });
+            delivered = true;
+            this.#outstanding--;
             return;
           }
+          delivered = true;
+          this.#outstanding--;
           this.#finished.push({
             item,
             result: decision.result,
@@ -311,6 +357,7 @@ export class Crawler {
         } finally {
           this.#activeItems--;
           if (!decided) this.#undecided--;
+          if (!delivered) this.#outstanding--;
         }
       })(),
     );

@@ -1,4 +1,5 @@
-import { type OpenedResponse, openWithLimits, retryAfterMs } from '../../http/index.ts';
+import { openWithLimits, retryAfterMs } from '../../http/index.ts';
+import { type OpenedOnce, openOnce } from '../../http/internal/node-open.ts';
 import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
 import { limitsOf, type RequestContext } from './request-context.ts';
@@ -47,6 +48,7 @@ export type PageOutcome =
     };
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1';
 /** Bodies up to this size that the crawl does not want are read anyway, to keep the connection. */
 const DRAIN_MAX_BYTES = 64 * 1024;
 /** ... as long as they arrive within this time; a slower body costs its connection instead. */
@@ -57,31 +59,28 @@ const DRAIN_MAX_MS = 1000;
  * robots.txt and the origin before it is fetched), and reads an HTML body as it streams in.
  */
 export async function fetchPage(url: string, options: RequestContext): Promise<PageOutcome> {
-  let response: Awaited<ReturnType<typeof openWithLimits>>;
+  let response: OpenedOnce;
   try {
-    response = await openWithLimits(url, {
-      ...limitsOf(options, 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1'),
-      followRedirects: false,
-    });
+    response = await openPage(url, options);
   } catch (error) {
     options.signal?.throwIfAborted();
     return failed(error);
   }
-  const { status, headers } = response;
-  const contentType = headers.get('content-type') ?? '';
+  const { status } = response;
+  const contentType = response.header('content-type') ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const lastModified = isoDate(headers.get('last-modified'));
+  const lastModified = isoDate(response.header('last-modified'));
   const header = { mediaType: mediaType === '' ? null : mediaType, lastModified };
   if (status >= 300 && status < 400) {
     await discard(response);
-    return { kind: 'redirect', status, location: headers.get('location'), header };
+    return { kind: 'redirect', status, location: response.header('location'), header };
   }
   if (status === 429 || status === 503) {
     await discard(response);
     return {
       kind: 'retry',
       status,
-      afterMs: retryAfterMs(headers.get('retry-after'), options.now()),
+      afterMs: retryAfterMs(response.header('retry-after'), options.now()),
       header,
     };
   }
@@ -101,7 +100,7 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     options.signal?.throwIfAborted();
     return failed(error);
   }
-  const robotsHeader = readRobotsHeader(headers.get('x-robots-tag'));
+  const robotsHeader = readRobotsHeader(response.header('x-robots-tag'));
   return {
     kind: 'html',
     status,
@@ -109,6 +108,33 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     headerNoindex: robotsHeader.noindex,
     headerNofollow: robotsHeader.nofollow,
     header,
+  };
+}
+
+/**
+ * The page's response, without following a redirect. With the crawl's own transport
+ * (no `fetch` given) over node:http(s); with a caller's `fetch` through `openWithLimits`.
+ * Both give the same outcomes (see node-open.ts and page-fetch-transports.test.ts).
+ */
+async function openPage(url: string, options: RequestContext): Promise<OpenedOnce> {
+  if (options.fetch === undefined) {
+    return openOnce(url, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      userAgent: options.userAgent,
+      accept: PAGE_ACCEPT,
+      signal: options.signal,
+    });
+  }
+  const response = await openWithLimits(url, {
+    ...limitsOf(options, PAGE_ACCEPT),
+    followRedirects: false,
+  });
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    body: response.body,
+    cancel: () => response.cancel(),
   };
 }
 
@@ -121,8 +147,8 @@ function failed(error: unknown): PageOutcome {
  * its end, so the connection goes back to the pool for the next request; cancelling it
  * would close the connection and cost a new one. A large or slow body is cancelled.
  */
-async function discard(response: OpenedResponse): Promise<void> {
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+async function discard(response: OpenedOnce): Promise<void> {
+  const length = Number(response.header('content-length') ?? Number.NaN);
   if (!(length <= DRAIN_MAX_BYTES)) {
     await response.cancel();
     return;

@@ -13,6 +13,12 @@ import type { Statements, TakenRow } from './sqlite-statements.ts';
 
 /** Most keys remembered as saturated (a site has few URLs that every page links to). */
 const MAX_SATURATED = 10_000;
+/**
+ * Logged in-links (rows of `inlink_log`) that make a step add them to their URLs. A fold
+ * rewrites the table pages of the URLs it touches once, however many links each got since
+ * the last: the larger, the fewer bytes written per link; a log row is ~60 bytes.
+ */
+const FOLD_LOGGED = 100_000;
 
 /**
  * The URLs of an SQLite crawl state and the hosts they are queued on, kept in step: every
@@ -34,12 +40,18 @@ export class SqliteQueue {
   /** Keys seen saturated in the transaction under way. */
   #saturating: string[] = [];
 
+  /** Rows in `inlink_log`, as of the last commit, and in the transaction under way. */
+  #loggedCommitted: number;
+  #logged: number;
+
   /** Counts what the file holds, and queues its items on their hosts. */
   constructor(s: Statements, hosts: HostTable, normalize: (url: string) => string) {
     this.#s = s;
     this.#hosts = hosts;
     this.#normalize = normalize;
     this.counts = { queued: 0, inFlight: 0, done: 0, seen: 0 };
+    this.#loggedCommitted = Number(s.inlinkLogSize.get()?.['n'] ?? 0);
+    this.#logged = this.#loggedCommitted;
     for (const row of s.countByState.all()) {
       const n = Number(row['n']);
       const state = row['state'];
@@ -70,6 +82,11 @@ export class SqliteQueue {
    * URLs (menus), so a step writes each such row once, not once per page. One statement per
    * URL (insert, or mark when known); a second only for a new URL that later rows of the
    * call mark again.
+   *
+   * A known URL that gains only in-links (the common case: a link to a page seen before)
+   * is not written: its in-links are appended to `inlink_log`, which {@link foldInlinks} adds
+   * to the rows in bulk. The URLs a page links to sit on as many different database pages,
+   * and raising each count in place wrote every one of them to the WAL on every step.
    */
   insert(rows: readonly InsertValues[]): number {
     const pending = new Map<string, PendingRow>();
@@ -99,6 +116,8 @@ export class SqliteQueue {
     if (pending.size === 0) return 0;
     const before = Number(this.#s.maxId.get()?.['id'] ?? 0);
     let added = 0;
+    /** `[key, in-links]` pairs for `inlink_log`, written with one statement. */
+    const logged: [string, number][] = [];
     for (const [key, marks] of pending) {
       const { row } = marks;
       const inlinks = row[10] + marks.inlinks;
@@ -116,8 +135,8 @@ export class SqliteQueue {
         row[12] ?? marks.lastmod,
       );
       if (written === undefined) {
-        // Nothing changed although a link came in: linked already, in-links at the cap.
-        if (plainLinks && marks.linked === 1 && inlinks > 0) this.#saturating.push(key);
+        // Known, and nothing but in-links to add: logged, added to the row by the next fold.
+        if (inlinks > 0) logged.push([key, inlinks]);
         continue;
       }
       if (Number(written['linked']) >= 1 && Number(written['inlinks']) >= MAX_COUNTED_INLINKS) {
@@ -133,9 +152,32 @@ export class SqliteQueue {
         this.#s.markSeen.run({ key, linked, inSitemap, inlinks, sitemaps, lastmod });
       }
     }
+    if (logged.length > 0) {
+      this.#s.logInlinks.run(JSON.stringify(logged));
+      this.#logged += logged.length;
+    }
     this.counts.queued += added;
     this.counts.seen += added;
+    if (this.#logged >= FOLD_LOGGED) this.foldInlinks();
     return added;
+  }
+
+  /** Adds the logged in-links to their URLs' rows and empties the log (in the caller's transaction). */
+  foldInlinks(): void {
+    if (this.#logged === 0) return;
+    // Row by row: a fold changes up to every URL's row, and only the saturated are kept.
+    for (const row of this.#s.foldInlinks.iterate()) {
+      if (Number(row['linked']) >= 1 && Number(row['inlinks']) >= MAX_COUNTED_INLINKS) {
+        this.#saturating.push(String(row['key']));
+      }
+    }
+    this.#s.clearInlinkLog.run();
+    this.#logged = 0;
+  }
+
+  /** True when in-links are logged and not yet in their rows. */
+  get hasLoggedInlinks(): boolean {
+    return this.#logged > 0;
   }
 
   /** The transaction that ran the last inserts was committed: what they learned holds. */
@@ -145,11 +187,13 @@ export class SqliteQueue {
       this.#saturated.add(key);
     }
     this.#saturating = [];
+    this.#loggedCommitted = this.#logged;
   }
 
   /** ... or rolled back: it is forgotten. */
   rollback(): void {
     this.#saturating = [];
+    this.#logged = this.#loggedCommitted;
   }
 
   /** Held items whose `notBefore` has come are queued again. */

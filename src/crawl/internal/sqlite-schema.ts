@@ -7,9 +7,10 @@ export const APPLICATION_ID = 0x57594d43;
  * `PRAGMA user_version`: the schema version, raised on any incompatible change. 3: the crawl
  * record in `meta` (counters `requested` and `depth-cut` kept there), no `origins` table,
  * `urls.redirects`. 4: what the crawl report reads (`urls.inlinks`, `sitemaps`,
- * `sitemap_lastmod`, `facts`; the `robots` and `sitemap_files` tables).
+ * `sitemap_lastmod`, `facts`; the `robots` and `sitemap_files` tables). 5: `inlink_log`
+ * (a version-4 file is migrated when resumed).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const SQLITE_BUSY = 5;
 const SQLITE_NOTADB = 26;
@@ -30,6 +31,9 @@ export const HELD = 3;
 // stored: one process owns the file and keeps them in memory (see host-table.ts); only
 // their robots.txt outcomes are written down (`robots`), for the crawl report, never read
 // back by a crawl (a resume fetches robots.txt again). `facts` is JSON (ResponseFacts).
+// `inlink_log`: links to known URLs, appended (see SqliteQueue.insert) and added to
+// `urls.inlinks` in bulk; raising `inlinks` in place wrote a database page per link.
+const INLINK_LOG = 'CREATE TABLE inlink_log (key TEXT NOT NULL, n INTEGER NOT NULL);';
 const SCHEMA = `
 CREATE TABLE urls (
   id          INTEGER PRIMARY KEY,
@@ -69,6 +73,7 @@ CREATE TABLE robots (
   body   BLOB
 ) WITHOUT ROWID;
 CREATE TABLE sitemap_files (id INTEGER PRIMARY KEY, record TEXT NOT NULL);
+${INLINK_LOG}
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
@@ -133,7 +138,8 @@ export function prepareDatabase(
       `not a waymark crawl state, refusing to overwrite it: ${name}`,
     );
   }
-  if (!empty && resume && version !== SCHEMA_VERSION) {
+  if (!empty && resume && version === 4) migrateFrom4(db);
+  else if (!empty && resume && version !== SCHEMA_VERSION) {
     throw new WaymarkError(
       'invalid-argument',
       `crawl state has schema version ${version}, this waymark reads ${SCHEMA_VERSION}; start afresh without resume: ${name}`,
@@ -157,6 +163,22 @@ export function prepareDatabase(
   // Give the pages of a dropped crawl back to the file system.
   if (!empty) db.exec('VACUUM');
   return false;
+}
+
+/**
+ * Version 4 to 5: the in-link log, empty (version 4 counted in-links in place). A waymark
+ * that reads 4 refuses the file afterwards, as it would not read the log.
+ */
+function migrateFrom4(db: DatabaseSync): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`${INLINK_LOG}
+      PRAGMA user_version = ${SCHEMA_VERSION};`);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 function pragmaNumber(db: DatabaseSync, pragma: string): number {

@@ -44,11 +44,22 @@ export interface ResultRow {
  */
 export class Statements {
   /**
-   * Inserts a URL (?1-?13) or, when its key is known already, does {@link markSeen} with the
-   * marks of ?14-?18, in one statement: returns the row's id, linked and inlinks when it
-   * inserted or changed a row, else nothing. A new row's id is larger than {@link maxId} before it.
+   * Inserts a URL (?1-?13) or, when its key is known already and the marks of ?14-?18 change
+   * more than its in-links, does {@link markSeen} with them, in one statement: returns the
+   * row's id, linked and inlinks when it inserted or changed a row, else nothing (the
+   * caller logs the in-links, ?16). A new row's id is larger than {@link maxId} before it.
    */
   readonly insertOrMark: StatementSync;
+  /**
+   * In-links to known URLs whose rows nothing else changes, appended to a log instead of
+   * raising `urls.inlinks` in place (see `SqliteQueue.insert`): a JSON array of
+   * `[key, in-links]` pairs, one statement per call.
+   */
+  readonly logInlinks: StatementSync;
+  /** Adds the logged in-links to their rows (capped); returns the rows it changed. */
+  readonly foldInlinks: StatementSync;
+  readonly clearInlinkLog: StatementSync;
+  readonly inlinkLogSize: StatementSync;
   /** The largest id: rows inserted after it have larger ones (no AUTOINCREMENT, no deletes). */
   readonly maxId: StatementSync;
   readonly markSeen: StatementSync;
@@ -89,10 +100,20 @@ export class Statements {
        ON CONFLICT (key) DO UPDATE SET linked = max(linked, ?14), in_sitemap = max(in_sitemap, ?15),
          inlinks = min(inlinks + ?16, ${MAX_COUNTED_INLINKS}), sitemaps = sitemaps + ?17,
          sitemap_lastmod = coalesce(sitemap_lastmod, ?18)
-       WHERE linked < ?14 OR in_sitemap < ?15 OR (?16 > 0 AND inlinks < ${MAX_COUNTED_INLINKS})
-         OR ?17 > 0
+       WHERE linked < ?14 OR in_sitemap < ?15 OR ?17 > 0
        RETURNING id, linked, inlinks`,
     );
+    this.logInlinks = db.prepare(
+      'INSERT INTO inlink_log (key, n) SELECT value ->> 0, value ->> 1 FROM json_each(?)',
+    );
+    this.foldInlinks = db.prepare(
+      `UPDATE urls SET inlinks = min(urls.inlinks + logged.n, ${MAX_COUNTED_INLINKS})
+       FROM (SELECT key, sum(n) AS n FROM inlink_log GROUP BY key) AS logged
+       WHERE urls.key = logged.key AND urls.inlinks < ${MAX_COUNTED_INLINKS}
+       RETURNING urls.key AS key, urls.linked AS linked, urls.inlinks AS inlinks`,
+    );
+    this.clearInlinkLog = db.prepare('DELETE FROM inlink_log');
+    this.inlinkLogSize = db.prepare('SELECT count(*) AS n FROM inlink_log');
     this.maxId = db.prepare('SELECT max(id) AS id FROM urls');
     // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both,
     // and count the link (up to the cap) or the sitemap entry. Nothing is written when

@@ -16,9 +16,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchFunction } from '../fetch-with-limits.ts';
 import { blockedAddressReason, isIpLiteral } from './address-policy.ts';
+import { decodersFor } from './content-decoders.ts';
 
 /** A target refused by the address policy; the fetch turns it into `blocked-address`. */
 export class BlockedAddressError extends Error {
@@ -177,24 +177,4 @@ function bodyStream(incoming: IncomingMessage, encoding: string | null): Readabl
     },
     { highWaterMark: 0 },
   );
-}
-
-/**
- * Decoders for a `Content-Encoding` list, last applied first. An unknown coding leaves the
- * body as sent, as fetch does. Lenient flushing reads a body cut short as far as it goes.
- */
-function decodersFor(encoding: string | null) {
-  const codings = (encoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-  const decoders = [];
-  for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(lenient));
-    else if (coding === 'deflate') decoders.push(createInflate(lenient));
-    else if (coding === 'br') decoders.push(createBrotliDecompress());
-    else return [];
-  }
-  return decoders;
 }

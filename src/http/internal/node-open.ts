@@ -1,0 +1,259 @@
+// One GET over node:http(s) with a keep-alive pool, without following redirects, under the
+// same caps and with the same outcomes as `openWithLimits(url, { followRedirects: false })`
+// over Node's fetch: the crawler's page requests, where fetch's Request, Response, Headers
+// and Web streams (a promise and several objects per chunk) cost more than the page's HTML
+// parsing. Used only when the caller gave no `fetch` of their own.
+//
+// What fetch would do and this does too: the same request headers (fetch adds
+// `accept-language: *`, `sec-fetch-mode: cors` and `accept-encoding`); `Content-Encoding`
+// undone as fetch undoes it (see content-decoders.ts); header values read as `Headers.get`
+// reads them (every field of that name, joined with ", "); errors wrapped as fetch wraps
+// them (`TypeError: fetch failed`, `terminated` while reading the body), and a connection
+// the server closed named as undici names it, so a result's message and cause read the same.
+
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import { WaymarkError } from '../../shared/waymark-error.ts';
+import { decodersFor } from './content-decoders.ts';
+import { Deadline } from './deadline.ts';
+import { formatBytes } from './format-limit.ts';
+
+/** A response of {@link openOnce}: its status, its header fields and its body, once. */
+export interface OpenedOnce {
+  readonly status: number;
+  /** The field's values joined with ", " (as `Headers.get`), or null; `name` in lower case. */
+  header(name: string): string | null;
+  /**
+   * The body as it arrives, decoded, under the size and time caps; iterable once. Leaving the
+   * loop early closes the connection.
+   */
+  readonly body: AsyncIterable<Uint8Array>;
+  /** Drops the rest of the body and closes the connection; does nothing after its end. */
+  cancel(): Promise<void>;
+}
+
+export interface OpenOnceOptions {
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly userAgent: string;
+  readonly accept: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Statuses whose response has no body (fetch hands over a null body). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/** Made on first use: importing waymark opens nothing. No proxy, as Node's fetch. */
+let httpAgent: HttpAgent | null = null;
+let httpsAgent: HttpsAgent | null = null;
+
+/**
+ * GETs `url` (http or https, no fragment) without following a redirect. Rejects as
+ * `openWithLimits` does: `timeout`, `too-large` (a `Content-Length` over the cap, on the
+ * first read), `network`, or the caller's abort reason.
+ */
+export async function openOnce(url: string, options: OpenOnceOptions): Promise<OpenedOnce> {
+  const target = URL.parse(url);
+  if (target === null) throw new WaymarkError('invalid-argument', `not a URL: ${url}`);
+  const secure = target.protocol === 'https:';
+  if (!secure && target.protocol !== 'http:') {
+    throw new WaymarkError('invalid-argument', `not an http(s) URL: ${url}`);
+  }
+  target.hash = '';
+  const where = target.href;
+  options.signal?.throwIfAborted();
+  const deadline = new Deadline(options.timeoutMs, options.signal);
+  try {
+    const incoming = await deadline.race(send(target, secure, options, deadline.signal));
+    return new NodeResponse(incoming, deadline, options.maxBytes, where);
+  } catch (error) {
+    const failure = deadline.failure(asFetchError(error, 'fetch failed'), where, 'request');
+    deadline.stop();
+    throw failure;
+  }
+}
+
+function send(
+  target: URL,
+  secure: boolean,
+  options: OpenOnceOptions,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const agent = agentFor(secure);
+    const hostname = target.hostname;
+    const request = (secure ? httpsRequest : httpRequest)({
+      protocol: target.protocol,
+      // node:http wants an IPv6 literal without its brackets.
+      hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+      port: target.port,
+      path: `${target.pathname}${target.search}`,
+      method: 'GET',
+      headers: {
+        'user-agent': options.userAgent,
+        accept: options.accept,
+        'accept-language': '*',
+        'sec-fetch-mode': 'cors',
+        'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate',
+      },
+      agent,
+      signal,
+    });
+    request.once('error', reject);
+    request.once('response', resolve);
+    request.end();
+  });
+}
+
+function agentFor(secure: boolean): HttpAgent {
+  if (secure) {
+    httpsAgent ??= new HttpsAgent({ keepAlive: true });
+    return httpsAgent;
+  }
+  httpAgent ??= new HttpAgent({ keepAlive: true });
+  return httpAgent;
+}
+
+class NodeResponse implements OpenedOnce, AsyncIterableIterator<Uint8Array, undefined> {
+  readonly status: number;
+  readonly body: AsyncIterable<Uint8Array> = this;
+  readonly #incoming: IncomingMessage;
+  readonly #deadline: Deadline;
+  readonly #maxBytes: number;
+  readonly #where: string;
+  #chunks: AsyncIterator<Buffer> | null = null;
+  #total = 0;
+  #finished = false;
+
+  constructor(incoming: IncomingMessage, deadline: Deadline, maxBytes: number, where: string) {
+    this.#incoming = incoming;
+    this.#deadline = deadline;
+    this.#maxBytes = maxBytes;
+    this.#where = where;
+    this.status = incoming.statusCode ?? 0;
+  }
+
+  header(name: string): string | null {
+    const raw = this.#incoming.rawHeaders;
+    let value: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const field = raw[i] as string;
+      if (field.length !== name.length || field.toLowerCase() !== name) continue;
+      const text = trimHttpWhitespace(raw[i + 1] as string);
+      value = value === null ? text : `${value}, ${text}`;
+    }
+    return value;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (this.#finished) return { done: true, value: undefined };
+    try {
+      const chunks = this.#chunks ?? this.#open();
+      if (chunks === null) {
+        this.#finish(false);
+        return { done: true, value: undefined };
+      }
+      const result = await this.#deadline.race(chunks.next());
+      if (result.done === true) {
+        this.#finish(false);
+        return { done: true, value: undefined };
+      }
+      const chunk = result.value;
+      this.#total += chunk.byteLength;
+      if (this.#total > this.#maxBytes) throw this.#tooLarge();
+      return { done: false, value: chunk };
+    } catch (error) {
+      const failure = this.#deadline.failure(
+        asFetchError(error, 'terminated'),
+        this.#where,
+        'body',
+      );
+      this.#finish(true);
+      throw failure;
+    }
+  }
+
+  async return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    this.#finish(true);
+    return { done: true, value: undefined };
+  }
+
+  async cancel(): Promise<void> {
+    this.#finish(true);
+  }
+
+  /** The chunks, or null for a status without a body; throws when the declared size is over. */
+  #open(): AsyncIterator<Buffer> | null {
+    const encoding = this.header('content-encoding');
+    const declared = declaredLength(encoding, this.header('content-length'));
+    if (declared !== null && declared > this.#maxBytes) throw this.#tooLarge();
+    if (NULL_BODY_STATUSES.has(this.status)) {
+      this.#incoming.resume();
+      return null;
+    }
+    const decoders = decodersFor(encoding);
+    const source: Readable =
+      decoders.length === 0
+        ? this.#incoming
+        : (pipeline([this.#incoming, ...decoders], () => {}) as unknown as Readable);
+    this.#chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    return this.#chunks;
+  }
+
+  #tooLarge(): WaymarkError {
+    return new WaymarkError(
+      'too-large',
+      `response larger than ${formatBytes(this.#maxBytes)}: ${this.#where}`,
+    );
+  }
+
+  #finish(early: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    if (!early) {
+      this.#deadline.end();
+      return;
+    }
+    this.#incoming.destroy();
+    this.#chunks?.return?.().catch(() => {});
+    this.#deadline.stop();
+  }
+}
+
+/** As `Headers` keeps a value: without leading and trailing tabs, spaces, CR and LF. */
+function trimHttpWhitespace(value: string): string {
+  return /^[\t\n\r ]|[\t\n\r ]$/.test(value)
+    ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+    : value;
+}
+
+/** `Content-Length` when it states the size of what is handed over (nothing to decode). */
+function declaredLength(encoding: string | null, length: string | null): number | null {
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return null;
+  if (length === null || !/^\s*\d+\s*$/.test(length)) return null;
+  return Number(length);
+}
+
+/**
+ * `error` as Node's fetch would have thrown it: wrapped in a `TypeError` (`fetch failed`
+ * before the response, `terminated` while reading the body) whose cause is the error of the
+ * connection; a connection the server closed is undici's `other side closed`
+ * (`UND_ERR_SOCKET`) rather than node:http's `socket hang up` or `aborted`. waymark's own
+ * errors and abort reasons pass through.
+ */
+function asFetchError(error: unknown, message: 'fetch failed' | 'terminated'): unknown {
+  if (!(error instanceof Error) || error instanceof WaymarkError) return error;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const closed =
+    code === 'ECONNRESET' && (error.message === 'socket hang up' || error.message === 'aborted');
+  const cause = closed
+    ? Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })
+    : error;
+  return new TypeError(message, { cause });
+}
