@@ -105,3 +105,24 @@ describe('parseRobots', () => {
     }
   });
 });
+
+describe('input strings', () => {
+  // A string is read as it is, whatever V8 made of it (a rope built by concatenation, a slice
+  // past a BOM), and a noncharacter such as U+FFFF is a char like any other.
+  test('a text with U+FFFF is read whole', () => {
+    const robots = parseRobots('\uFEFFUser-agent: *\nDisallow: /a\uFFFFb\nAllow: /c\n');
+    assert.deepEqual(
+      robots.groups[0]?.rules.map((rule) => rule.pattern),
+      ['/a%EF%BF%BFb', '/c'],
+    );
+    assert.equal(robots.isAllowed('/a%EF%BF%BFb', 'x'), false);
+  });
+
+  test('a text built by concatenation reads as the same text decoded from bytes', () => {
+    let text = '\uFEFF';
+    for (let i = 0; i < 50; i++) text += `User-agent: bot${'ab'[i % 2]}\nDisallow: /p${i}/é\n`;
+    const fromBytes = parseRobots(new TextEncoder().encode(text));
+    assert.deepEqual(parseRobots(text), fromBytes);
+    assert.equal(parseRobots(text).isAllowed('/p3/%C3%A9', 'botb'), false);
+  });
+});

@@ -31,7 +31,6 @@ export function robotsForStatus(
     ? `robots.txt answered ${status}: treated as unavailable, everything is allowed`
     : `robots.txt ${status === 'network-error' ? 'could not be fetched' : `answered ${status}`}: treated as unreachable, everything is disallowed`;
   return new RobotsTxt({
-    groups: [],
     sitemaps: [],
     diagnostics: [{ code: `robots-${source}`, severity: 'info', message, line: 1, column: 1 }],
     source,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { parseRobots, robotsForStatus } from './index.ts';
+import { parseRobots, RobotsTxt, robotsForStatus } from './index.ts';
 
 interface ExplainCase {
   name: string;
@@ -97,5 +97,59 @@ describe('robotsForStatus (RFC 9309 2.3.1)', () => {
       robotsForStatus(200, 'User-agent: *\nDisallow: /\n').isAllowed('/robots.txt', 'bot'),
       false,
     );
+  });
+});
+
+describe('result shape', () => {
+  // `groups` is made on first read from the parser's compact rule store: it must still look
+  // like the plain data field it was to Object.keys, spreading, JSON and deep equality.
+  const text =
+    'User-agent: a\nUser-agent: *\nDisallow: /x\nAllow: /caf%c3%a9\nSitemap: https://a.example/s.xml\n';
+
+  test('own enumerable keys, in field order', () => {
+    assert.deepEqual(Object.keys(parseRobots(text)), [
+      'groups',
+      'usageOutsideGroups',
+      'sitemaps',
+      'diagnostics',
+      'source',
+    ]);
+    assert.deepEqual(Object.keys(robotsForStatus(404)), Object.keys(parseRobots(text)));
+  });
+
+  test('groups are plain data, the same objects on every read', () => {
+    const robots = parseRobots(text);
+    // Checks before the first read of groups, so that they run on the compact store.
+    assert.equal(robots.isAllowed('/x', 'a'), false);
+    const why = robots.explain('/caf%C3%A9', 'b');
+    assert.equal(robots.groups, robots.groups);
+    assert.equal(why.rule, robots.groups[0]?.rules[1]);
+    assert.deepEqual(JSON.parse(JSON.stringify(robots)).groups, [
+      {
+        userAgents: ['a', '*'],
+        rules: [
+          { directive: 'disallow', pattern: '/x', line: 3 },
+          { directive: 'allow', pattern: '/caf%C3%A9', line: 4 },
+        ],
+        crawlDelay: null,
+        usage: [],
+        line: 1,
+      },
+    ]);
+    assert.deepEqual({ ...robots }.groups, robots.groups);
+    assert.deepEqual(robotsForStatus(500).groups, []);
+  });
+
+  test('a RobotsTxt made from group objects decides as the parsed one', () => {
+    const parsed = parseRobots(`${text}User-agent: b\nAllow: /x/index.html\nDisallow: /*.php$\n`);
+    const groups = parsed.groups;
+    const made = new RobotsTxt({ groups, sitemaps: [], diagnostics: [], source: 'file' });
+    assert.equal(made.groups, groups);
+    for (const url of ['/x', '/x/', '/x/a.php', '/caf%C3%A9', '/y']) {
+      for (const agent of ['a', 'b', 'c']) {
+        assert.deepEqual(made.explain(url, agent), parsed.explain(url, agent), `${agent} ${url}`);
+        assert.equal(made.isAllowed(url, agent), parsed.isAllowed(url, agent));
+      }
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { type GroupAgents, groupAgents, RuleSelection } from './internal/rule-selection.ts';
+import { type GroupHead, RULE_FIELDS, RuleStore } from './internal/rule-store.ts';
 import { firstMatch } from './internal/rule-trie.ts';
 import { pathForMatching } from './internal/url-path.ts';
 import type {
@@ -12,6 +13,13 @@ import type {
   UsagePreference,
 } from './types.ts';
 import { combineUsage } from './usage-statement.ts';
+
+/**
+ * `groups` is defined on each instance with this one getter (so that every RobotsTxt keeps
+ * one shape): own and enumerable like the field it was, for `Object.keys`, spreading and
+ * `JSON.stringify`. Its getter is set in the class's static block, which can read `#store`.
+ */
+const GROUPS_PROPERTY: PropertyDescriptor = { enumerable: true, configurable: false };
 
 const NO_EFFECTIVE: RobotsUsage['effective'] = { 'content-usage': {}, 'content-signal': {} };
 
@@ -39,42 +47,47 @@ const SELECTION_CACHE_SIZE = 64;
  * ```
  */
 export class RobotsTxt {
+  // Own enumerable properties, in this order, as fields would be (they are set in the
+  // constructor, after `groups`, whose objects are made on first read: see RuleStore).
   /** Groups in file order, duplicates not merged (merging happens when matching). */
-  readonly groups: readonly RobotsGroup[];
+  declare readonly groups: readonly RobotsGroup[];
   /**
    * `Content-Usage` / `Content-Signal` lines before any User-agent line: they belong to no
    * group and so apply to no crawler (a `usage-outside-group` warning says so), but are kept.
    */
-  readonly usageOutsideGroups: readonly UsagePreference[];
+  declare readonly usageOutsideGroups: readonly UsagePreference[];
   /** `Sitemap:` URLs in file order, absolute, without duplicates. */
-  readonly sitemaps: readonly string[];
+  declare readonly sitemaps: readonly string[];
   /** Problems found while reading, in line order. */
-  readonly diagnostics: readonly Diagnostic[];
+  declare readonly diagnostics: readonly Diagnostic[];
   /** A file, or one of RFC 9309's outcomes for a robots.txt that could not be had. */
-  readonly source: RobotsSource;
+  declare readonly source: RobotsSource;
 
-  /** How each group is selected: from the parser, or worked out on the first check. */
-  #agents: readonly GroupAgents[] | null;
+  /** The groups' rules, kept as numbers until someone reads `groups`. */
+  readonly #store: RuleStore;
   #selections: Map<string, RuleSelection> | null = null;
   #lastAgent = '';
   #lastSelection: RuleSelection | null = null;
 
   /** @internal Use {@link parseRobots} or {@link robotsForStatus}. */
   constructor(init: {
-    groups: readonly RobotsGroup[];
+    /** The groups as the parser keeps them. */
+    store?: RuleStore;
+    /** The groups as objects, when there is no `store`; none when neither is given. */
+    groups?: readonly RobotsGroup[];
+    /** Ignored: how each group is selected is worked out from `store` or `groups`. */
+    agents?: readonly GroupAgents[];
     usageOutsideGroups?: readonly UsagePreference[];
     sitemaps: readonly string[];
     diagnostics: readonly Diagnostic[];
     source: RobotsSource;
-    /** How each group is selected, when the parser has worked it out already. */
-    agents?: readonly GroupAgents[];
   }) {
-    this.groups = init.groups;
+    Object.defineProperty(this, 'groups', GROUPS_PROPERTY);
+    this.#store = init.store ?? storeOf(init.groups ?? []);
     this.usageOutsideGroups = init.usageOutsideGroups ?? [];
     this.sitemaps = init.sitemaps;
     this.diagnostics = init.diagnostics;
     this.source = init.source;
-    this.#agents = init.agents ?? null;
   }
 
   /**
@@ -96,7 +109,8 @@ export class RobotsTxt {
     const selection = this.#select(userAgent);
     // Repeated checks go straight to the built matcher (this keeps it inlined here).
     const trie = selection.trie;
-    const rule = trie !== null ? firstMatch(trie, path) : selection.match(path);
+    if (trie === null) return selection.allows(path);
+    const rule = firstMatch(trie, path);
     return rule === null || rule.allow;
   }
 
@@ -224,8 +238,7 @@ export class RobotsTxt {
   }
 
   #newSelection(userAgent: string): RuleSelection {
-    this.#agents ??= this.groups.map(groupAgents);
-    const selection = new RuleSelection(this.groups, this.#agents, userAgent);
+    const selection = new RuleSelection(this.#store, userAgent);
     const last = this.#lastSelection;
     if (last === null) {
       // Most callers ask for one agent only: that costs no map.
@@ -240,9 +253,32 @@ export class RobotsTxt {
   }
 
   #groupRef(index: number): { userAgents: readonly string[]; line: number } {
-    const group = this.groups[index] as RobotsGroup;
+    const group = this.#store.heads[index] as GroupHead;
     return { userAgents: group.userAgents, line: group.line };
   }
+
+  static {
+    GROUPS_PROPERTY.get = function groups(this: RobotsTxt) {
+      return this.#store.groups();
+    };
+  }
+}
+
+/** A store holding `groups` (the same objects) with every pattern kept as a string. */
+function storeOf(groups: readonly RobotsGroup[]): RuleStore {
+  const data: number[] = [];
+  const patterns: string[] = [];
+  const heads: GroupHead[] = [];
+  for (const group of groups) {
+    const ruleFrom = data.length / RULE_FIELDS;
+    for (const rule of group.rules) {
+      data.push(patterns.length, -1, rule.line, rule.directive === 'allow' ? 1 : 0);
+      patterns.push(rule.pattern);
+    }
+    const ruleTo = data.length / RULE_FIELDS;
+    heads.push({ ...groupAgents(group), ...group, ruleFrom, ruleTo });
+  }
+  return new RuleStore('', data, patterns, heads, groups as RobotsGroup[]);
 }
 
 function policyGroup(group: RobotsGroup): RobotsPolicyGroup {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 import { plainHref } from '../../url/internal/plain-http-url.ts';
+import { parseRobots } from '../parse-robots.ts';
 
 /** What the parser of Sitemap lines asks: the value is an href as the URL parser writes it. */
 function isPlainHttpUrl(value: string): boolean {
@@ -66,4 +67,36 @@ test('real sitemap URLs take the fast path; unusual ones go to URL.parse', () =>
   ]) {
     assert.equal(isPlainHttpUrl(url), false, url);
   }
+});
+
+// biome-ignore format: tables
+const BASES = ['https://a.example/robots.txt', 'http://b.example:8080/robots.txt', 'https://1.2.3.4/robots.txt', 'https://A.example/robots.txt', 'https://xn--nxasmq6b.com/robots.txt', 'https://u@a.example/robots.txt', 'not a url', 'file:///robots.txt'];
+// biome-ignore format: tables
+const RELATIVE_STARTS = ['/', '/', '/', '//', '/\\', '/.', '/..', '/%2e', 'sitemap.xml', './', '?q', 'https://c.example/'];
+
+test('Sitemap: /path against the robots.txt URL reads as URL.parse(value, base) does', () => {
+  const next = seededRandom(10);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  // Chars that end or cut a value (`#`, blanks, NUL, line ends) are left out: the line reader's.
+  const parts = [...SAFE_PATH_PARTS, ...ODD_PATH_PARTS.filter((p) => !/[#\s\0]/.test(p))];
+  let resolved = 0;
+  for (let round = 0; round < 30_000; round++) {
+    const base = pick(BASES);
+    let value = pick(RELATIVE_STARTS);
+    for (let n = Math.floor(next() * 6); n > 0; n--) value += pick(parts);
+    const robots = parseRobots(`Sitemap: ${value}\n`, { url: base });
+    const absolute = URL.parse(value);
+    const url = absolute ?? (URL.canParse(base) ? URL.parse(value, base) : null);
+    const http = url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
+    const where = `${value} against ${base}`;
+    assert.deepEqual(robots.sitemaps, http ? [url.href] : [], where);
+    const relative = robots.diagnostics.some((d) => d.code === 'relative-sitemap-url');
+    assert.equal(relative, http && absolute === null, where);
+    if (relative) {
+      resolved++;
+      const message = robots.diagnostics.find((d) => d.code === 'relative-sitemap-url')?.message;
+      assert.equal(message, `sitemap "${value}" is relative; read as ${url?.href}`, where);
+    }
+  }
+  assert.ok(resolved > 5_000, `only ${resolved} relative sitemaps resolved`);
 });

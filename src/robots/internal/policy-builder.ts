@@ -1,48 +1,52 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
-import { plainHref } from '../../url/internal/plain-http-url.ts';
 import { RobotsTxt } from '../robots-txt.ts';
-import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
+import type { UsagePreference } from '../types.ts';
 import { isDecimal } from './crawl-delay.ts';
 import { CANONICAL_KEY } from './directive-key.ts';
 import { looksLikeHtml } from './html-page.ts';
 import type { LineCursor } from './line-cursor.ts';
+import { type GroupHead, RULE_FIELDS, RuleStore } from './rule-store.ts';
 import { lineRecord, MAX_LINE_BYTES } from './scan-lines.ts';
+import { readBase, sitemapUrl } from './sitemap-line.ts';
 import { readUsageLine } from './usage-line.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
 
-interface MutableGroupAgents {
+interface OpenGroup extends GroupHead {
+  userAgents: string[];
   tokens: string[];
   global: boolean;
-}
-
-interface OpenGroup {
-  userAgents: string[];
-  rules: RobotsRule[];
+  ruleTo: number;
   crawlDelay: number | null;
   usage: UsagePreference[];
-  line: number;
 }
 
 /** Turns scanned lines into groups, following RFC 9309 section 2.1 and Google's parser. */
 export class PolicyBuilder {
   readonly #base: string | undefined;
+  /** The base's origin when the base is a plain http(s) URL, for `/path` sitemaps. */
+  readonly #origin: string | null;
   readonly #groups: OpenGroup[] = [];
+  /** The text lines are read from: rule patterns are kept as offsets into it. */
+  #text = '';
+  /** Per rule, the numbers of a {@link RuleStore}. */
+  readonly #rules: number[] = [];
+  /** Patterns that are not a plain slice of the text. */
+  readonly #patterns: string[] = [];
   readonly #sitemaps: string[] = [];
-  readonly #seenSitemaps = new Set<string>();
+  /** Made once a file has many sitemaps; a few are compared directly. */
+  #seenSitemaps: Set<string> | null = null;
   readonly #diagnostics: Diagnostic[] = [];
   readonly #strayUsage: UsagePreference[] = [];
   #current: OpenGroup | null = null;
-  /** How each group is selected, worked out here once (the tokens are needed for warnings). */
-  readonly #agents: MutableGroupAgents[] = [];
-  #currentAgents: MutableGroupAgents | null = null;
   #currentHasRules = false;
   /** Line of a usage line read since the last user-agent line, while the group has no rules. */
   #usageBeforeRules: number | null = null;
   #html = false;
 
   constructor(base: string | undefined) {
-    this.#base =
-      base !== undefined && (plainHref(base) !== null || URL.canParse(base)) ? base : undefined;
+    const read = base === undefined ? null : readBase(base);
+    this.#base = read?.valid === true ? base : undefined;
+    this.#origin = read?.origin ?? null;
     if (base !== undefined && this.#base === undefined) {
       this.warning(
         1,
@@ -77,6 +81,7 @@ export class PolicyBuilder {
 
   /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
   checkForHtml(text: string): void {
+    this.#text = text;
     if (looksLikeHtml(text)) {
       this.#html = true;
       this.error(
@@ -173,22 +178,31 @@ export class PolicyBuilder {
       );
       this.#usageBeforeRules = null;
     }
-    if (this.#current === null || this.#currentHasRules) {
-      this.#current = { userAgents: [], rules: [], crawlDelay: null, usage: [], line: line.line };
-      this.#groups.push(this.#current);
-      this.#currentAgents = { tokens: [], global: false };
-      this.#agents.push(this.#currentAgents);
-      this.#currentHasRules = false;
-    }
     const value = line.value();
-    this.#current.userAgents.push(value);
-    const agents = this.#currentAgents as MutableGroupAgents;
-    if (isGlobalUserAgent(value)) {
-      agents.global = true;
-      return;
+    const global = isGlobalUserAgent(value);
+    const token = global ? '' : productToken(value);
+    const current = this.#current;
+    if (current === null || this.#currentHasRules) {
+      const ruleFrom = this.#rules.length / RULE_FIELDS;
+      // Arrays made with their first entry are that size: most groups have one user agent.
+      this.#current = {
+        userAgents: [value],
+        tokens: global ? [] : [token],
+        global,
+        ruleFrom,
+        ruleTo: ruleFrom,
+        crawlDelay: null,
+        usage: [],
+        line: line.line,
+      };
+      this.#groups.push(this.#current);
+      this.#currentHasRules = false;
+    } else {
+      current.userAgents.push(value);
+      if (global) current.global = true;
+      else current.tokens.push(token);
     }
-    const token = productToken(value);
-    agents.tokens.push(token);
+    if (global) return;
     if (token.length === 0) {
       this.warning(
         line.line,
@@ -206,7 +220,6 @@ export class PolicyBuilder {
 
   #rule(line: LineCursor): void {
     const directive = line.kind as 'allow' | 'disallow';
-    const pattern = line.pattern() ?? '';
     if (this.#current === null) {
       this.error(
         line.line,
@@ -215,13 +228,26 @@ export class PolicyBuilder {
       );
       return;
     }
-    this.#current.rules.push({ directive, pattern, line: line.line });
+    const rules = this.#rules;
+    let empty: boolean;
+    if (line.plain && line.text === this.#text) {
+      // The value is its own pattern: kept as offsets, made a string only when needed.
+      rules.push(line.valueStart, line.valueEnd);
+      empty = line.valueEnd === line.valueStart;
+    } else {
+      const pattern = line.pattern() ?? '';
+      rules.push(this.#patterns.length, -1);
+      this.#patterns.push(pattern);
+      empty = pattern.length === 0;
+    }
+    rules.push(line.line, directive === 'allow' ? 1 : 0);
+    this.#current.ruleTo++;
     this.#currentHasRules = true;
     this.#usageBeforeRules = null;
     // The value's own first char decides as the pattern's would (a non-ASCII char or `%`
     // becomes `%`), without reading an escaped pattern that may not be flat yet.
     const first = line.valueFirstChar();
-    if (pattern.length > 0 && first !== 0x2f && first !== 0x2a) {
+    if (!empty && first !== 0x2f && first !== 0x2a) {
       this.error(
         line.line,
         'pattern-not-path',
@@ -236,44 +262,32 @@ export class PolicyBuilder {
       this.warning(line.line, 'empty-sitemap', 'Sitemap line has no URL; ignored');
       return;
     }
-    // Nearly every Sitemap line is already written as the URL parser would write it.
-    if (plainHref(value)?.href === value) {
-      this.#addSitemap(value);
+    const url = sitemapUrl(value, this.#base, this.#origin);
+    if ('problem' in url) {
+      const why = url.problem === 'not-http' ? 'an http(s)' : 'an absolute';
+      this.error(line.line, 'invalid-sitemap-url', `sitemap "${value}" is not ${why} URL; ignored`);
       return;
     }
-    const absolute = URL.parse(value);
-    const url = absolute ?? (this.#base === undefined ? null : URL.parse(value, this.#base));
-    if (url === null) {
-      this.error(
-        line.line,
-        'invalid-sitemap-url',
-        `sitemap "${value}" is not an absolute URL; ignored`,
-      );
-      return;
-    }
-    const href = url.href;
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      this.error(
-        line.line,
-        'invalid-sitemap-url',
-        `sitemap "${value}" is not an http(s) URL; ignored`,
-      );
-      return;
-    }
-    if (absolute === null) {
+    if (url.relative) {
       this.warning(
         line.line,
         'relative-sitemap-url',
-        `sitemap "${value}" is relative; read as ${href}`,
+        `sitemap "${value}" is relative; read as ${url.href}`,
       );
     }
-    this.#addSitemap(href);
+    this.#addSitemap(url.href);
   }
 
   #addSitemap(href: string): void {
+    const sitemaps = this.#sitemaps;
+    if (sitemaps.length < FEW_SITEMAPS) {
+      if (!sitemaps.includes(href)) sitemaps.push(href);
+      return;
+    }
+    this.#seenSitemaps ??= new Set(sitemaps);
     if (this.#seenSitemaps.has(href)) return;
     this.#seenSitemaps.add(href);
-    this.#sitemaps.push(href);
+    sitemaps.push(href);
   }
 
   /** A Content-Usage or Content-Signal line: reported, and attached to its group. */
@@ -337,18 +351,27 @@ export class PolicyBuilder {
   }
 
   build(): RobotsTxt {
-    const groups: RobotsGroup[] = this.#groups;
     // Nearly always already in line order (a stable sort would change nothing then).
     if (!inLineOrder(this.#diagnostics)) this.#diagnostics.sort((a, b) => a.line - b.line);
     return new RobotsTxt({
-      groups,
+      store: new RuleStore(this.#text, exactSize(this.#rules), this.#patterns, this.#groups),
       usageOutsideGroups: this.#strayUsage,
       sitemaps: this.#sitemaps,
       diagnostics: this.#diagnostics,
       source: 'file',
-      agents: this.#agents,
     });
   }
+}
+
+/** Sitemaps a file may list before duplicates are looked up in a set. */
+const FEW_SITEMAPS = 16;
+
+/**
+ * A long array grown by push has up to half its room unused, which the result would keep
+ * (and the garbage collector copy) for as long as it lives: a copy is exactly as long.
+ */
+function exactSize(numbers: number[]): number[] {
+  return numbers.length >= 64 ? numbers.slice() : numbers;
 }
 
 function inLineOrder(diagnostics: readonly Diagnostic[]): boolean {

@@ -1,13 +1,17 @@
 // Differential tests for the no-set-up check path: matchesRaw against the compiled matcher,
-// and scanForMatch (every rule tried once, in line order) against the precedence-sorted trie
-// a selection builds after a few checks. Seeded random rules and paths over a small alphabet,
+// and scanStore (every rule tried once, in line order, patterns read in place in the file's
+// text) against the precedence-sorted trie a selection builds after a few checks and against
+// the scan over rule objects it replaced (test-support/scan-for-match-reference.ts). Seeded random rules and paths over a small alphabet,
 // so that matches, ties and `index.html` alternates are common.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../test-support/seeded-random.ts';
+import { scanForMatchReference } from '../test-support/scan-for-match-reference.ts';
 import type { RobotsGroup, RobotsRule } from '../types.ts';
 import { compilePattern, matchesPattern } from './compiled-pattern.ts';
-import { matchesRaw, scanForMatch } from './rule-match.ts';
+import { matchesRaw, scanStore } from './rule-match.ts';
+import { groupAgents } from './rule-selection.ts';
+import { type GroupHead, RULE_FIELDS, RuleStore } from './rule-store.ts';
 import { compileRules, firstMatch, ruleList } from './rule-trie.ts';
 
 // biome-ignore format: a table
@@ -45,8 +49,38 @@ test('matchesRaw agrees with the compiled matcher', () => {
   assert.ok(matched > 10_000, `only ${matched} matches`);
 });
 
-test('scanForMatch picks the rule the precedence-sorted trie picks', () => {
+/**
+ * The store a parser would keep for `groups`: most patterns as offsets into a text that has
+ * other chars around them (a slice must not read past its end), some kept as strings.
+ */
+function storeFor(groups: readonly RobotsGroup[], next: () => number): RuleStore {
+  let text = '';
+  const data: number[] = [];
+  const patterns: string[] = [];
+  const heads: GroupHead[] = [];
+  for (const group of groups) {
+    const ruleFrom = data.length / RULE_FIELDS;
+    for (const rule of group.rules) {
+      if (next() < 0.2) {
+        data.push(patterns.length, -1);
+        patterns.push(rule.pattern);
+      } else {
+        text += next() < 0.5 ? 'Disallow: ' : 'x/index.htm$*';
+        data.push(text.length, text.length + rule.pattern.length);
+        text += rule.pattern;
+        text += next() < 0.5 ? '\n' : 'index.html/$*';
+      }
+      data.push(rule.line, rule.directive === 'allow' ? 1 : 0);
+    }
+    const ruleTo = data.length / RULE_FIELDS;
+    heads.push({ ...group, ...groupAgents(group), ruleFrom, ruleTo });
+  }
+  return new RuleStore(text, data, patterns, heads);
+}
+
+test('scanStore picks the rule the precedence-sorted trie and the object scan pick', () => {
   const next = seededRandom(22);
+  let decided = 0;
   for (let round = 0; round < 5_000; round++) {
     let line = 1;
     const groups: RobotsGroup[] = [];
@@ -61,14 +95,24 @@ test('scanForMatch picks the rule the precedence-sorted trie picks', () => {
     }
     const indices = groups.map((_, i) => i).filter(() => next() < 0.8);
     const trie = ruleList(compileRules(groups, indices));
+    const store = storeFor(groups, next);
+    assert.deepEqual(store.groups(), groups);
     for (let c = 0; c < 10; c++) {
       const path = randomPath(next);
       const expected = firstMatch(trie, path);
-      const actual = scanForMatch(groups, indices, path);
+      const reference = scanForMatchReference(groups, indices, path);
+      const found = scanStore(store, indices, path);
+      const group = found < 0 ? null : store.groupOf(found, indices);
+      const rule = group === null ? null : store.rule(found, group);
+      const allow = found < 0 ? null : store.data[found * RULE_FIELDS + 3] === 1;
       const where = `round ${round}, ${path}`;
-      assert.equal(actual?.rule ?? null, expected?.rule ?? null, where);
-      assert.equal(actual?.group ?? null, expected?.group ?? null, where);
-      assert.equal(actual?.allow ?? null, expected?.allow ?? null, where);
+      if (expected !== null) decided++;
+      assert.deepEqual(rule, expected?.rule ?? null, where);
+      assert.equal(group, expected?.group ?? null, where);
+      assert.equal(allow, expected?.allow ?? null, where);
+      assert.equal(reference?.rule ?? null, expected?.rule ?? null, where);
+      assert.equal(reference?.allow ?? null, expected?.allow ?? null, where);
     }
   }
+  assert.ok(decided > 10_000, `only ${decided} checks decided by a rule`);
 });

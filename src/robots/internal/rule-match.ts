@@ -1,4 +1,5 @@
-import type { RobotsGroup, RobotsRule } from '../types.ts';
+import type { RobotsRule } from '../types.ts';
+import { type GroupHead, RULE_FIELDS, type RuleStore } from './rule-store.ts';
 
 /** The rule that decides a check, and the group it was written in. */
 export interface RuleMatch {
@@ -19,54 +20,76 @@ export function indexHtmlAlternate(pattern: string): string | null {
 }
 
 /**
- * The rule of `groups[indices]` that decides `path`, found by trying each rule once, with no
- * set-up: what a file asked only a few questions should cost. The winner is the matching rule
- * with the longest pattern, Allow before Disallow on a tie, then the earliest line; rules come
- * in line order, so a later rule wins only when strictly better. A rule that cannot beat the
- * best so far is not matched at all, and no pattern is compiled.
+ * The rule of `store`'s groups `indices` that decides `path` (its index in the store), or -1,
+ * found by trying each rule once, with no set-up: what a file asked only a few questions
+ * should cost. The winner is the matching rule with the longest pattern, Allow before
+ * Disallow on a tie, then the earliest line; rules come in line order, so a later rule wins
+ * only when strictly better. A rule that cannot beat the best so far is not matched at all;
+ * a pattern kept as offsets into the file is compared there, char by char, and made a string
+ * only when its head fits the path. Nothing is compiled.
  */
-export function scanForMatch(
-  groups: readonly RobotsGroup[],
-  indices: readonly number[],
-  path: string,
-): RuleMatch | null {
-  let best: RobotsRule | null = null;
-  let bestGroup = -1;
+export function scanStore(store: RuleStore, indices: readonly number[], path: string): number {
+  const { data, text, patterns, heads } = store;
+  let best = -1;
   let bestPriority = 0;
   let bestAllow = false;
   for (const index of indices) {
-    const rules = (groups[index] as RobotsGroup).rules;
-    for (let r = 0; r < rules.length; r++) {
-      const rule = rules[r] as RobotsRule;
-      const pattern = rule.pattern;
-      const priority = pattern.length;
-      const allow = rule.directive === 'allow';
+    const head = heads[index] as GroupHead;
+    for (let rule = head.ruleFrom; rule < head.ruleTo; rule++) {
+      const at = rule * RULE_FIELDS;
+      const start = data[at] as number;
+      const end = data[at + 1] as number;
+      const allow = data[at + 3] === 1;
+      const inText = end >= 0;
+      const priority = inText ? end - start : (patterns[start] as string).length;
       // An empty pattern has priority 0, which never decides anything.
       if (priority === 0) continue;
       if (priority < bestPriority || (priority === bestPriority && (bestAllow || !allow))) continue;
-      if (matchesRaw(pattern, path)) {
+      if (
+        inText ? matchesInText(text, start, end, path) : matchesRaw(patterns[start] as string, path)
+      ) {
         best = rule;
-        bestGroup = index;
         bestPriority = priority;
         bestAllow = allow;
         continue;
       }
       if (!allow) continue;
-      const slash = pattern.lastIndexOf('/');
-      if (slash < 0 || !pattern.startsWith('/index.htm', slash)) continue;
-      const alternatePriority = slash + 2;
+      const pattern = inText ? null : (patterns[start] as string);
+      const slash = pattern === null ? text.lastIndexOf('/', end - 1) : pattern.lastIndexOf('/');
+      const from = pattern === null ? start : 0;
+      // `/index.htm` must lie within the pattern.
+      if (slash < from || slash + 10 > from + priority) continue;
+      if (!(pattern ?? text).startsWith('/index.htm', slash)) continue;
+      const alternatePriority = slash - from + 2;
       if (alternatePriority < bestPriority || (alternatePriority === bestPriority && bestAllow)) {
         continue;
       }
-      if (matchesRaw(`${pattern.slice(0, slash + 1)}$`, path)) {
+      if (matchesRaw(`${(pattern ?? text).slice(from, slash + 1)}$`, path)) {
         best = rule;
-        bestGroup = index;
         bestPriority = alternatePriority;
         bestAllow = true;
       }
     }
   }
-  return best === null ? null : { rule: best, group: bestGroup, allow: bestAllow };
+  return best;
+}
+
+/**
+ * {@link matchesRaw} for the pattern `text[start, end)`, read in place: the literal head is
+ * compared there, and only a head that fits up to a `*` or past its first
+ * {@link CHARS_COMPARED} chars is made a string and matched whole.
+ */
+function matchesInText(text: string, start: number, end: number, path: string): boolean {
+  const anchored = text.charCodeAt(end - 1) === 0x24;
+  const bodyEnd = anchored ? end - 1 : end;
+  const headEnd = Math.min(bodyEnd, start + CHARS_COMPARED);
+  for (let i = start; i < headEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2a) return matchesRaw(text.slice(start, end), path);
+    if (path.charCodeAt(i - start) !== c) return false;
+  }
+  if (headEnd < bodyEnd) return matchesRaw(text.slice(start, end), path);
+  return !anchored || path.length === bodyEnd - start;
 }
 
 /**

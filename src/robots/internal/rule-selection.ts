@@ -1,6 +1,7 @@
-import type { RobotsGroup, UsagePreference } from '../types.ts';
+import type { UsagePreference } from '../types.ts';
 import { type CompiledPattern, compilePattern, matchesPattern } from './compiled-pattern.ts';
-import { type RuleMatch, scanForMatch } from './rule-match.ts';
+import { type RuleMatch, scanStore } from './rule-match.ts';
+import { type GroupHead, RULE_FIELDS, type RuleStore } from './rule-store.ts';
 import { compileRules, firstMatch, type RuleList, ruleList } from './rule-trie.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
 
@@ -10,7 +11,7 @@ export interface GroupAgents {
   readonly global: boolean;
 }
 
-export function groupAgents(group: RobotsGroup): GroupAgents {
+export function groupAgents(group: { readonly userAgents: readonly string[] }): GroupAgents {
   const tokens: string[] = [];
   let global = false;
   for (const ua of group.userAgents) {
@@ -72,13 +73,14 @@ export class RuleSelection {
   /** First `Crawl-delay` of the deciding groups, or null. */
   readonly crawlDelay: number | null;
 
-  readonly #all: readonly RobotsGroup[];
+  readonly #store: RuleStore;
   #scans = 0;
   readonly #scansBeforeTrie: number;
   #trie: RuleList | null = null;
   #usage: CompiledUsage[] | null = null;
 
-  constructor(all: readonly RobotsGroup[], agents: readonly GroupAgents[], userAgent: string) {
+  constructor(store: RuleStore, userAgent: string) {
+    const agents = store.heads;
     const wanted = userAgent.toLowerCase();
     const specific: number[] = [];
     const global: number[] = [];
@@ -87,15 +89,15 @@ export class RuleSelection {
       if (namesToken(agent, wanted)) specific.push(index);
       else if (agent.global) global.push(index);
     }
-    this.#all = all;
+    this.#store = store;
     this.groups = specific.length > 0 ? specific : global;
     this.group = this.groups[0] ?? -1;
     let crawlDelay: number | null = null;
     let rules = 0;
     for (const index of this.groups) {
-      const group = all[index] as RobotsGroup;
-      crawlDelay ??= group.crawlDelay;
-      rules += group.rules.length;
+      const head = store.heads[index] as GroupHead;
+      crawlDelay ??= head.crawlDelay;
+      rules += head.ruleTo - head.ruleFrom;
     }
     // A long list costs more to scan again than to sort once: only its first check scans.
     this.#scansBeforeTrie = rules > LONG_LIST ? 1 : SCANS_BEFORE_TRIE;
@@ -110,16 +112,30 @@ export class RuleSelection {
   /** The rule that decides `path`, or null when none matches. */
   match(path: string): RuleMatch | null {
     const trie = this.#trie;
-    return trie !== null ? firstMatch(trie, path) : this.#matchBeforeTrie(path);
+    if (trie !== null) return firstMatch(trie, path);
+    if (this.#scans >= this.#scansBeforeTrie) return firstMatch(this.#buildTrie(), path);
+    this.#scans++;
+    const rule = scanStore(this.#store, this.groups, path);
+    if (rule < 0) return null;
+    const group = this.#store.groupOf(rule, this.groups);
+    const allow = this.#store.data[rule * RULE_FIELDS + 3] === 1;
+    return { rule: this.#store.rule(rule, group), group, allow };
   }
 
-  #matchBeforeTrie(path: string): RuleMatch | null {
-    if (this.#scans < this.#scansBeforeTrie) {
-      this.#scans++;
-      return scanForMatch(this.#all, this.groups, path);
+  /** Whether `path` may be crawled, before the trie is built (then as {@link match}). */
+  allows(path: string): boolean {
+    if (this.#scans >= this.#scansBeforeTrie) {
+      const rule = firstMatch(this.#trie ?? this.#buildTrie(), path);
+      return rule === null || rule.allow;
     }
-    this.#trie = ruleList(compileRules(this.#all, this.groups));
-    return firstMatch(this.#trie, path);
+    this.#scans++;
+    const rule = scanStore(this.#store, this.groups, path);
+    return rule < 0 || this.#store.data[rule * RULE_FIELDS + 3] === 1;
+  }
+
+  #buildTrie(): RuleList {
+    this.#trie = ruleList(compileRules(this.#store.groups(), this.groups));
+    return this.#trie;
   }
 
   /** The usage lines of the deciding groups that apply to `path` (see {@link matchingUsage}). */
@@ -127,7 +143,7 @@ export class RuleSelection {
     if (this.#usage === null) {
       const lines: CompiledUsage[] = [];
       for (const index of this.groups) {
-        for (const usage of (this.#all[index] as RobotsGroup).usage) {
+        for (const usage of (this.#store.heads[index] as GroupHead).usage) {
           lines.push({
             usage,
             priority: usage.path?.length ?? 0,
