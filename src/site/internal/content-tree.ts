@@ -8,7 +8,7 @@ import {
   loadSidecar,
   loadSidecarSync,
   type PageRecord,
-  pageMeta,
+  pageRecord,
   SIDECAR_SUFFIX,
   type SidecarRecord,
   unchangedFile,
@@ -27,7 +27,11 @@ type ScanTask =
 
 /** A folder tree being read: what it found (documents and folders, by path), what is left. */
 interface Scan {
-  readonly files: Set<string>;
+  /**
+   * Null when the scan started with nothing known (nothing can have gone, nothing to
+   * compare with): no set of every path, alive through the whole scan, on a first scan.
+   */
+  readonly files: Set<string> | null;
   readonly dirs: Set<string>;
   readonly queue: ScanTask[];
 }
@@ -72,7 +76,7 @@ export class ContentTree {
   async reconcile(dir: string): Promise<void> {
     const known = this.records.size;
     const seen: Scan = {
-      files: new Set(),
+      files: known === 0 ? null : new Set(),
       dirs: new Set(),
       queue: [dir === '' ? { dir } : { path: dir, sidecarListed: true }],
     };
@@ -84,13 +88,13 @@ export class ContentTree {
       } catch {
         // Contained to this entry: it is left out (not served, not listed), the rest of
         // the scan is applied, and the next read tries it again.
-        if (!('dir' in task)) seen.files.delete(task.path);
+        if (!('dir' in task)) seen.files?.delete(task.path);
         this.failed.add('dir' in task ? task.dir : task.path);
       }
     });
     const prefix = dir === '' ? '' : `${dir}/`;
     // Nothing was known before: nothing can have gone.
-    if (known === 0) {
+    if (seen.files === null) {
       this.#watchers.closeUnder(dir, seen.dirs);
       return;
     }
@@ -136,7 +140,9 @@ export class ContentTree {
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith('.')) continue;
-      const path = dir === '' ? name : `${dir}/${name}`;
+      // Joined into one flat string: a concatenation keeps a 32-byte node per document (and
+      // its parts) for as long as the path is a key of `records`.
+      const path = dir === '' ? name : [dir, name].join('/');
       const sidecarListed = listed.has(name + SIDECAR_SUFFIX);
       if (entry.isDirectory()) {
         seen.queue.push({ dir: path });
@@ -165,13 +171,13 @@ export class ContentTree {
         seen.queue.push({ path, sidecarListed });
         return;
       }
-      seen.files.add(path);
+      seen.files?.add(path);
       const previous = this.records.get(path);
       const sidecar = sidecarListed ? loadSidecarSync(abs, previous?.sidecar ?? null) : null;
       this.#store(path, st, false, sidecar);
     } catch {
       // Contained to this entry, as in `reconcile`.
-      seen.files.delete(path);
+      seen.files?.delete(path);
       this.failed.add(path);
     }
   }
@@ -221,7 +227,7 @@ export class ContentTree {
       if (seen === null) await this.#refreshSidecarOf(path.slice(0, -SIDECAR_SUFFIX.length));
       return;
     }
-    seen?.files.add(path);
+    seen?.files?.add(path);
     await this.#update(path, st, symlink, sidecarListed);
   }
 
@@ -240,17 +246,11 @@ export class ContentTree {
       previous !== undefined &&
       unchangedFile(previous, st) &&
       previous.sidecar === sidecar &&
-      previous.symlink === symlink
+      previous.meta.symlink === symlink
     ) {
       return;
     }
-    this.records.set(path, {
-      mtimeMs: st.mtimeMs,
-      ctimeMs: st.ctimeMs,
-      symlink,
-      sidecar,
-      meta: pageMeta(path, st, sidecar, symlink),
-    });
+    this.records.set(path, pageRecord(path, st, sidecar, symlink));
     if (symlink) this.symlinks.add(path);
     else this.symlinks.delete(path);
     this.changed = true;
@@ -260,11 +260,11 @@ export class ContentTree {
     const record = this.records.get(docPath);
     if (record === undefined) return;
     const abs = this.#abs(docPath);
-    const st = record.symlink
+    const st = record.meta.symlink
       ? await this.#followLink(abs, true)
       : await lstat(abs).catch(() => null);
     if (st === null || !st.isFile()) this.#forgetFile(docPath);
-    else await this.#update(docPath, st, record.symlink);
+    else await this.#update(docPath, st, record.meta.symlink);
   }
 
   /**

@@ -53,16 +53,21 @@ export interface SidecarRecord {
  * mtime and ctime here), not as a string per document: see {@link unchangedFile}.
  */
 export interface PageRecord {
-  readonly mtimeMs: number;
+  /**
+   * The document's mtime, or null when it is `meta.lastModified` (no newer sidecar): most
+   * documents then keep one boxed number fewer.
+   */
+  readonly mtimeMs: number | null;
   readonly ctimeMs: number;
-  readonly symlink: boolean;
   readonly sidecar: SidecarRecord | null;
   readonly meta: PageMeta;
 }
 
 /** Changes whenever the file is written, renamed over, or its times are set. */
 export function fileStamp(st: Stats): string {
-  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  // The same text as a template would give, as one flat string: a sidecar's stamp is kept
+  // as long as its document, and a concatenation would keep a tree of seven strings.
+  return [st.ino, st.size, st.mtimeMs, st.ctimeMs].join(':');
 }
 
 /** The file is as `record` saw it: what comparing the {@link fileStamp}s of both says. */
@@ -70,7 +75,7 @@ export function unchangedFile(record: PageRecord, st: Stats): boolean {
   return (
     record.meta.ino === st.ino &&
     record.meta.size === st.size &&
-    record.mtimeMs === st.mtimeMs &&
+    (record.mtimeMs ?? record.meta.lastModified) === st.mtimeMs &&
     record.ctimeMs === st.ctimeMs
   );
 }
@@ -205,6 +210,22 @@ function parseSidecarSafely(text: string): SidecarMeta {
   }
 }
 
+/** What is kept of one document: its metadata and what tells whether the file changed. */
+export function pageRecord(
+  path: string,
+  st: Stats,
+  sidecar: SidecarRecord | null,
+  symlink: boolean,
+): PageRecord {
+  const meta = pageMeta(path, st, sidecar, symlink);
+  return {
+    mtimeMs: meta.lastModified === st.mtimeMs ? null : st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    sidecar,
+    meta,
+  };
+}
+
 /** The metadata of one document from its file's stat and its sidecar. */
 export function pageMeta(
   path: string,
@@ -224,12 +245,21 @@ export function pageMeta(
     contentUsage: meta.contentUsage,
     markdown: MARKDOWN_EXTENSION.test(path),
     lastModified: Math.max(st.mtimeMs, sidecar?.mtimeMs ?? 0),
-    size: st.size,
-    dev: st.dev,
-    ino: st.ino,
+    size: smallInteger(st.size),
+    dev: smallInteger(st.dev),
+    ino: smallInteger(st.ino),
     symlink,
     diagnostics: meta.diagnostics,
   };
+}
+
+/**
+ * The same number, as V8's small integer when it is one. `Stats` gives every field as a
+ * heap number (`4096.0`); kept as such, each is a 16-byte box per document (three per
+ * document here), where a small integer is stored in the field itself.
+ */
+export function smallInteger(n: number): number {
+  return (n | 0) === n && !Object.is(n, -0) ? n | 0 : n;
 }
 
 function brokenSidecar(code: string, message: string): SidecarMeta {

@@ -90,17 +90,28 @@ export function quickSidecar(text: string): SidecarMeta | null {
   if (access !== undefined && access !== 'public' && access !== 'restricted' && access !== 'deny')
     return null;
   if (noindex !== undefined && noindex !== 'true' && noindex !== 'false') return null;
+  // Kept for as long as the document is: strings of their own, not slices that keep the
+  // sidecar's whole text alive; the empty lists shared.
   return {
-    id: id === undefined ? null : id.toLowerCase(),
-    alias: alias ?? null,
+    id: id === undefined ? null : ownString(id.toLowerCase()),
+    alias: alias === undefined ? null : ownString(alias),
     access: access ?? 'public',
-    roles: roles ?? [],
+    roles: roles ?? NO_SIDECAR.roles,
     noindex: noindex === 'true',
-    title: title ?? null,
+    title: title === undefined ? null : ownString(title),
     contentUsage: null,
     broken: false,
-    diagnostics: [],
+    diagnostics: NO_SIDECAR.diagnostics,
   };
+}
+
+/**
+ * The same text as a string of its own. A value matched out of a sidecar is a slice that
+ * keeps the whole text it came from alive (V8 makes slices of 13 characters or more); a
+ * JSON round trip is exact for every string (lone surrogates included) and yields a flat copy.
+ */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 /** {@link parseSidecar} through the YAML library: every form, with positioned problems. */
@@ -197,5 +208,15 @@ export function parseSidecarYaml(text: string): SidecarMeta {
     }
   }
   const broken = diagnostics.some((d) => d.severity === 'error');
-  return { id, alias, access, roles, noindex, title, contentUsage, broken, diagnostics };
+  return {
+    id: id === null ? null : ownString(id),
+    alias: alias === null ? null : ownString(alias),
+    access,
+    roles,
+    noindex,
+    title: title === null ? null : ownString(title),
+    contentUsage: contentUsage === null ? null : ownString(contentUsage),
+    broken,
+    diagnostics,
+  };
 }

@@ -125,7 +125,8 @@ export function buildSiteIndex(
       }
       aliasPath = checked.path + slash;
     }
-    const idPath = `/id/${page.id}${slash}`;
+    // One flat string (a concatenation would keep a 32-byte node per entry besides it).
+    const idPath = ['/id/', page.id, slash].join('');
     const entry: SiteEntry = {
       page,
       idPath,
@@ -140,9 +141,20 @@ export function buildSiteIndex(
     a.canonicalPath < b.canonicalPath ? -1 : a.canonicalPath > b.canonicalPath ? 1 : 0,
   );
   diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // The lookups by URL and by file are made when a request first needs them (a document
-  // or IndexNow), from the routable entries in the order decided above: a server asked
-  // only for robots.txt and sitemaps never holds 100,000 keys it does not use.
+  return withLazyLookups(routable, listed, diagnostics);
+}
+
+/**
+ * The lookups by URL and by file, made when a request first needs them (a document or
+ * IndexNow), from the routable entries in the order decided: a server asked only for
+ * robots.txt and sitemaps never holds 100,000 keys it does not use. A function of its own so
+ * that the getters keep only `routable` alive, not the build's other locals (its claims).
+ */
+function withLazyLookups(
+  routable: readonly SiteEntry[],
+  listed: readonly SiteEntry[],
+  diagnostics: readonly SiteDiagnostic[],
+): SiteIndex {
   let byUrlPath: Map<string, SiteEntry> | null = null;
   let byFilePath: Map<string, SiteEntry> | null = null;
   return {

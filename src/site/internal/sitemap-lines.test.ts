@@ -135,6 +135,40 @@ describe('sitemapPartChunks', () => {
   });
 });
 
+test('rebuilds through the memo equal builds from scratch over random rounds', () => {
+  // Canonical paths shared by other documents, moved, dropped, duplicated, lastmods in the
+  // same second (other ms) and in other seconds; lists in order and out of order.
+  let seed = 7;
+  const random = (n: number): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % n;
+  };
+  const pool = Array.from({ length: 800 }, (_, i) =>
+    i % 5 === 0 ? `/a/${i}` : i % 5 === 1 ? `${TWO_BYTE}/${i}` : `/id/${(i * 7919).toString(16)}`,
+  );
+  const memo = newRestMemo();
+  for (let round = 0; round < 30; round++) {
+    const list: SiteEntry[] = [];
+    for (let k = 0; k < 600; k++) {
+      const canonicalPath = pool[random(pool.length)] as string;
+      const lastModified = BASE_MS + random(3) * 1000 + random(1000);
+      const page = { path: `doc-${random(900)}.md`, lastModified } as PageMeta;
+      list.push({ page, idPath: canonicalPath, aliasPath: null, canonicalPath, listed: true });
+    }
+    if (round % 3 !== 2) {
+      list.sort((a, b) =>
+        a.canonicalPath < b.canonicalPath ? -1 : a.canonicalPath > b.canonicalPath ? 1 : 0,
+      );
+    }
+    const again = buildSitemapLines(list, memo);
+    const fresh = buildSitemapLines(list, newRestMemo());
+    assert.deepEqual(restsOf(again), restsOf(fresh));
+    assert.deepEqual(again.restOffsets, fresh.restOffsets);
+    assert.deepEqual(again.pathLengths, fresh.pathLengths);
+    assert.deepEqual(again.lastModified, fresh.lastModified);
+  }
+});
+
 describe('what the site handler writes of each page', () => {
   test('a full timestamp with its zone, to the second; no changefreq or priority', () => {
     const times = [Date.UTC(2026, 10, 24, 10, 15), Date.UTC(2026, 10, 24, 10, 15, 7, 999), 0];

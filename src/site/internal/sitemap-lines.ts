@@ -74,13 +74,12 @@ const MAX_LOC = 2048;
 const MAX_LAYOUTS = 4;
 
 /**
- * A memo of rests by document path, so a change rewrites only what changed: the previous
- * lines' own arrays (no object per entry), and per document path the entry's index there.
+ * A memo of rests, so a change rewrites only what changed: the previous lines' own arrays
+ * (no object per entry, no map). A rest is a function of its canonical path and lastmod
+ * second alone, and both lists are in canonical path order: one walk along both finds it.
  */
 export interface RestMemo {
-  /** Document path -> entry index in the arrays below. */
-  index: Map<string, number>;
-  /** Per entry, the canonical path its rest was written for. */
+  /** Per entry, the canonical path its rest was written for, in the order of the lines. */
   canonicalPaths: readonly string[];
   /** The previous lines' `restBytes`, `restOffsets`, `pathLengths` and `lastModified`. */
   bytes: Buffer;
@@ -91,7 +90,6 @@ export interface RestMemo {
 
 export function newRestMemo(): RestMemo {
   return {
-    index: new Map(),
     canonicalPaths: [],
     bytes: Buffer.alloc(0),
     offsets: new Uint32Array(1),
@@ -112,12 +110,18 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
   let writer: UrlsetWriter | null = null;
   let count = 0;
   let total = 0;
+  const memoPaths = memo.canonicalPaths;
+  // The first memo entry not before the current canonical path. Should `listed` not be in
+  // order, a rest is only found less often (written anew), never wrongly.
+  let cursor = 0;
   for (const entry of listed) {
     const second = Math.floor(entry.page.lastModified / 1000);
-    const known = memo.index.get(entry.page.path);
+    const path = entry.canonicalPath;
+    while (cursor < memoPaths.length && (memoPaths[cursor] as string) < path) cursor++;
+    const known = cursor;
     if (
-      known !== undefined &&
-      memo.canonicalPaths[known] === entry.canonicalPath &&
+      known < memoPaths.length &&
+      memoPaths[known] === path &&
       Math.floor((memo.lastModified[known] as number) / 1000) === second
     ) {
       kept[count] = known;
@@ -157,7 +161,6 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
   const restOffsets = new Uint32Array(count + 1);
   const pathLengths = new Uint32Array(count);
   const lastModified = new Float64Array(count);
-  const index = new Map<string, number>();
   const canonicalPaths: string[] = new Array(count);
   let pos = 0;
   for (let i = 0; i < count; i++) {
@@ -183,13 +186,11 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
       pos += bytes;
       pathLengths[i] = text.indexOf('</loc>');
     }
-    index.set(entry.page.path, i);
     canonicalPaths[i] = entry.canonicalPath;
     restOffsets[i + 1] = pos;
     lastModified[i] = entry.page.lastModified;
   }
   listedAt.length = 0;
-  memo.index = index;
   memo.canonicalPaths = canonicalPaths;
   memo.bytes = restBytes;
   memo.offsets = restOffsets;
