@@ -18,10 +18,9 @@ const OUTCOMES = new Set(['listed', 'skipped', 'error']);
  * without the fragment (`HTTP://Example.com:80/a/../b#x` -> `http://example.com/b`).
  */
 export function defaultNormalizeUrl(url: string): string {
-  if (typeof url !== 'string' || !URL.canParse(url)) {
-    throw invalid(`frontier URL is not absolute: ${String(url)}`);
-  }
-  const parsed = new URL(url);
+  // One parse: URL.parse is null exactly where URL.canParse is false.
+  const parsed = typeof url === 'string' ? URL.parse(url) : null;
+  if (parsed === null) throw invalid(`frontier URL is not absolute: ${String(url)}`);
   parsed.hash = '';
   return parsed.href;
 }

@@ -62,7 +62,8 @@ const outcomesByAuthority = new Map<string, Map<string, UrlOutcome>>();
 export function memoizedResolver(
   base: URL,
 ): (value: string | undefined, fragmentOnly: 'skip' | 'keep') => UrlOutcome {
-  const local = authorityOutcomes(base);
+  const authority = authorityOf(base);
+  const local = authority === null ? null : authorityOutcomes(authority);
   return (value, fragmentOnly) => {
     if (value === undefined) return SKIPPED;
     const trimmed = trimAscii(value);
@@ -70,7 +71,10 @@ export function memoizedResolver(
     if (memo === null) return resolveUrl(trimmed, base, fragmentOnly);
     const known = memo.get(trimmed);
     if (known !== undefined) return known;
-    const outcome = resolveUrl(trimmed, base, fragmentOnly);
+    const outcome: UrlOutcome =
+      memo === local && authority !== null && isPlainPath(trimmed)
+        ? { kind: 'url', href: ownCopy(authority + trimmed) }
+        : resolveUrl(trimmed, base, fragmentOnly);
     if (memo.size >= MEMO_VALUES) memo.clear();
     memo.set(ownCopy(trimmed), outcome);
     return outcome;
@@ -91,15 +95,18 @@ function memoFor(
   return value.startsWith('https://') || value.startsWith('http://') ? absoluteOutcomes : null;
 }
 
-/** The memo of path-absolute values against `base`'s authority; null for other bases. */
-function authorityOutcomes(base: URL): Map<string, UrlOutcome> | null {
+/** `base`'s `scheme://userinfo@host:port` for an http(s) base, else null. */
+function authorityOf(base: URL): string | null {
   const { href, protocol } = base;
   if (protocol !== 'http:' && protocol !== 'https:') return null;
   // A special URL's href is `scheme://[userinfo@]host[:port]/path...`: the authority ends at
   // the first `/` after the `//`.
   const end = href.indexOf('/', protocol.length + 2);
-  if (end < 0) return null;
-  const authority = href.slice(0, end);
+  return end < 0 ? null : href.slice(0, end);
+}
+
+/** The memo of path-absolute values against one base authority. */
+function authorityOutcomes(authority: string): Map<string, UrlOutcome> {
   let memo = outcomesByAuthority.get(authority);
   if (memo === undefined) {
     if (outcomesByAuthority.size >= MEMO_AUTHORITIES) outcomesByAuthority.clear();
@@ -107,6 +114,29 @@ function authorityOutcomes(base: URL): Map<string, UrlOutcome> | null {
     outcomesByAuthority.set(authority, memo);
   }
   return memo;
+}
+
+/**
+ * Characters a WHATWG parser copies as they are into a special URL's path and query:
+ * letters, digits and `-._~!$&()*+,;=:@/` (`?` too, which starts the query). Not `%`, `\`,
+ * `'` (percent-encoded in a special query), `#`, spaces, controls or non-ASCII.
+ */
+const PLAIN = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?') {
+  PLAIN[c.charCodeAt(0)] = 1;
+}
+
+/**
+ * True for a path-absolute value (`/a/b?c=d`, not `//` or `/\`: the caller checked) that
+ * resolves to the base's authority followed by the value itself: only {@link PLAIN}
+ * characters, and no `/.` anywhere (a `.` or `..` segment would be removed).
+ */
+function isPlainPath(value: string): boolean {
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128 || PLAIN[c] === 0) return false;
+  }
+  return !value.includes('/.');
 }
 
 /**

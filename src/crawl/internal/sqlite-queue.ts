@@ -1,3 +1,4 @@
+import type { SQLInputValue } from 'node:sqlite';
 import type {
   FinishedItem,
   FrontierCounts,
@@ -9,10 +10,12 @@ import type { HostTable } from './host-table.ts';
 import { factsText, MAX_COUNTED_INLINKS } from './report-counts.ts';
 import { type InsertValues, insertValues, toTakenItem } from './sqlite-rows.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
-import type { Statements, TakenRow } from './sqlite-statements.ts';
+import { MAX_UPSERT_ROWS, type Statements, type TakenRow } from './sqlite-statements.ts';
 
 /** Most keys remembered as saturated (a site has few URLs that every page links to). */
 const MAX_SATURATED = 10_000;
+/** Most keys remembered as linked: ~100 bytes each; past it, links to others cost a statement. */
+const MAX_LINKED = 50_000;
 /**
  * Logged in-links (rows of `inlink_log`) that make a step add them to their URLs. A fold
  * rewrites the table pages of the URLs it touches once, however many links each got since
@@ -39,6 +42,14 @@ export class SqliteQueue {
   readonly #saturated = new Set<string>();
   /** Keys seen saturated in the transaction under way. */
   #saturating: string[] = [];
+  /**
+   * Keys whose row exists and is linked (committed): a plain link to one can only add
+   * in-links, which go to the log, so it costs no statement. Most links of a page are to
+   * URLs seen before. Learned like {@link #saturated}; bounded.
+   */
+  readonly #linked = new Set<string>();
+  /** Keys seen linked in the transaction under way. */
+  #linking: string[] = [];
 
   /** Rows in `inlink_log`, as of the last commit, and in the transaction under way. */
   #loggedCommitted: number;
@@ -79,9 +90,9 @@ export class SqliteQueue {
   /**
    * Inserts the rows; returns how many were new. A URL known already gets its marks and
    * counts, once per URL for the whole call: the pages of a step mostly link to the same
-   * URLs (menus), so a step writes each such row once, not once per page. One statement per
-   * URL (insert, or mark when known); a second only for a new URL that later rows of the
-   * call mark again.
+   * URLs (menus), so a step writes each such row once, not once per page. One row per URL,
+   * up to {@link MAX_UPSERT_ROWS} URLs per statement, in the order first seen: a new URL
+   * is inserted with the values it ends the call with, in that order (ids grow with it).
    *
    * A known URL that gains only in-links (the common case: a link to a page seen before)
    * is not written: its in-links are appended to `inlink_log`, which {@link foldInlinks} adds
@@ -98,15 +109,14 @@ export class SqliteQueue {
           row,
           linked,
           inSitemap,
-          inlinks: 0,
-          sitemaps: 0,
-          lastmod: null,
-          changed: false,
+          inlinks,
+          sitemaps,
+          lastmod,
+          written: null,
+          remembered: false,
         });
         continue;
       }
-      known.changed ||= linked > known.linked || inSitemap > known.inSitemap;
-      known.changed ||= inlinks > 0 || sitemaps > 0 || lastmod !== null;
       known.linked = Math.max(known.linked, linked);
       known.inSitemap = Math.max(known.inSitemap, inSitemap);
       known.inlinks += inlinks;
@@ -115,42 +125,48 @@ export class SqliteQueue {
     }
     if (pending.size === 0) return 0;
     const before = Number(this.#s.maxId.get()?.['id'] ?? 0);
+    /** Every URL not skipped, in order; those of them the upsert runs for. */
+    const writes: PendingRow[] = [];
+    const upserts: PendingRow[] = [];
+    for (const [key, marks] of pending) {
+      // Only links, no sitemap: the upsert's condition holds for a linked row, nothing is
+      // written to it: its in-links are logged (and a saturated row does not count them).
+      const plainLinks = marks.linked <= 1 && marks.inSitemap <= 0 && marks.sitemaps === 0;
+      if (plainLinks && this.#saturated.has(key)) continue;
+      writes.push(marks);
+      if (plainLinks && this.#linked.has(key)) marks.remembered = true;
+      else upserts.push(marks);
+    }
+    for (let done = 0; done < upserts.length; ) {
+      const count = chunkSize(upserts.length - done);
+      const values: SQLInputValue[] = [];
+      for (let i = done; i < done + count; i++) pushUpsertValues(values, upserts[i] as PendingRow);
+      // [key, id, linked, inlinks] of each row inserted or changed.
+      const written = this.#s.upsert(count).all(...values) as unknown as WrittenRow[];
+      for (const row of written) {
+        const marks = pending.get(row[0]);
+        if (marks !== undefined) marks.written = row;
+      }
+      done += count;
+    }
     let added = 0;
     /** `[key, in-links]` pairs for `inlink_log`, written with one statement. */
     const logged: [string, number][] = [];
-    for (const [key, marks] of pending) {
-      const { row } = marks;
-      const inlinks = row[10] + marks.inlinks;
-      const sitemaps = row[11] + marks.sitemaps;
-      // Only links, no sitemap: nothing to write to a saturated row (markSeen's condition).
-      const plainLinks = marks.linked <= 1 && marks.inSitemap <= 0 && sitemaps === 0;
-      if (plainLinks && this.#saturated.has(key)) continue;
-      // A known URL is marked with every row of the call, its first one included.
-      const written = this.#s.insertOrMark.get(
-        ...row,
-        marks.linked,
-        marks.inSitemap,
-        inlinks,
-        sitemaps,
-        row[12] ?? marks.lastmod,
-      );
-      if (written === undefined) {
+    for (const marks of writes) {
+      const { row, written } = marks;
+      if (written === null) {
         // Known, and nothing but in-links to add: logged, added to the row by the next fold.
-        if (inlinks > 0) logged.push([key, inlinks]);
+        if (marks.inlinks > 0) logged.push([row[0], marks.inlinks]);
+        // Not written although a link came: the row is linked already.
+        if (marks.linked >= 1 && !marks.remembered) this.#linking.push(row[0]);
         continue;
       }
-      if (Number(written['linked']) >= 1 && Number(written['inlinks']) >= MAX_COUNTED_INLINKS) {
-        this.#saturating.push(key);
-      }
-      const id = written['id'];
-      if (typeof id !== 'number' || id <= before) continue;
-      // New, with its first row's counts: the later rows of this call count on top.
+      const [key, id, linked, inlinks] = written;
+      if (linked >= 1) this.#linking.push(key);
+      if (linked >= 1 && inlinks >= MAX_COUNTED_INLINKS) this.#saturating.push(key);
+      if (id <= before) continue;
       added++;
       this.#hosts.queue(row[2], 1);
-      if (marks.changed) {
-        const { linked, inSitemap, inlinks, sitemaps, lastmod } = marks;
-        this.#s.markSeen.run({ key, linked, inSitemap, inlinks, sitemaps, lastmod });
-      }
     }
     if (logged.length > 0) {
       this.#s.logInlinks.run(JSON.stringify(logged));
@@ -187,12 +203,19 @@ export class SqliteQueue {
       this.#saturated.add(key);
     }
     this.#saturating = [];
+    for (const key of this.#linking) {
+      if (this.#linked.size >= MAX_LINKED) break;
+      // A copy: a key may be a slice of a page's text, which it would keep alive.
+      if (!this.#linked.has(key)) this.#linked.add(` ${key}`.slice(1));
+    }
+    this.#linking = [];
     this.#loggedCommitted = this.#logged;
   }
 
   /** ... or rolled back: it is forgotten. */
   rollback(): void {
     this.#saturating = [];
+    this.#linking = [];
     this.#logged = this.#loggedCommitted;
   }
 
@@ -284,16 +307,48 @@ export class SqliteQueue {
   }
 }
 
-/** The rows of one insert call for one URL: its first row, and the marks of the later ones. */
+/**
+ * The rows of one insert call for one URL: its first row, and the marks and counts of all
+ * of them (the first's included), which are what a known row is raised by and a new row
+ * starts with.
+ */
 interface PendingRow {
   readonly row: InsertValues;
-  /** The largest of every row's (the first's included). */
+  /** The largest of every row's. */
   linked: number;
   inSitemap: number;
-  /** Of the rows after the first. */
+  /** The sums of every row's (uncapped: the log keeps them so). */
   inlinks: number;
   sitemaps: number;
+  /** The first row's, else the first of the later rows'. */
   lastmod: string | null;
-  /** The rows after the first add something to a row the first inserted. */
-  changed: boolean;
+  /** What the upsert returned for it; null when it wrote nothing. */
+  written: WrittenRow | null;
+  /** Known linked (no upsert ran for it). */
+  remembered: boolean;
+}
+
+/** `key, id, linked, inlinks` of a row the upsert inserted or changed. */
+type WrittenRow = [key: string, id: number, linked: number, inlinks: number];
+
+/** Rows in the next statement: the largest power of two up to the rows left and the most. */
+function chunkSize(left: number): number {
+  let size = MAX_UPSERT_ROWS;
+  while (size > left) size >>= 1;
+  return size;
+}
+
+/**
+ * A URL's values for the upsert: its first row's, with the marks and counts of all its rows.
+ * As the insert of the first row followed by the update with the later rows' marks was:
+ * that update changed a new row exactly when a later row raised `linked` or `in_sitemap` or
+ * carried in-links or a sitemap entry (a row carries at most one in-link, below the cap),
+ * and then to these values; when it did not, these values are the first row's. For a
+ * known row the in-links added are capped: min(a + min(n, cap), cap) = min(a + n, cap).
+ */
+function pushUpsertValues(values: SQLInputValue[], marks: PendingRow): void {
+  const { row } = marks;
+  values.push(row[0], row[1], row[2], row[3], row[4], row[5], row[6], marks.linked);
+  values.push(marks.inSitemap, row[9], Math.min(marks.inlinks, MAX_COUNTED_INLINKS));
+  values.push(marks.sitemaps, marks.lastmod);
 }

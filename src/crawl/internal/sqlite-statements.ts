@@ -16,6 +16,13 @@ export interface TakenRow {
   readonly redirects: number;
 }
 
+/** Most rows of one {@link Statements.upsert} statement (13 bound values each). */
+export const MAX_UPSERT_ROWS = 64;
+
+/** The columns of an inserted row, in the order of `InsertValues` (sqlite-rows.ts). */
+const INSERT_COLUMNS =
+  'key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects, inlinks, sitemaps, sitemap_lastmod';
+
 /** A done item and its result. */
 export interface ResultRow {
   /** The normalised URL: where the next page of results starts. */
@@ -43,13 +50,9 @@ export interface ResultRow {
  * answered from an index: see the plans in the comments.
  */
 export class Statements {
-  /**
-   * Inserts a URL (?1-?13) or, when its key is known already and the marks of ?14-?18 change
-   * more than its in-links, does {@link markSeen} with them, in one statement: returns the
-   * row's id, linked and inlinks when it inserted or changed a row, else nothing (the
-   * caller logs the in-links, ?16). A new row's id is larger than {@link maxId} before it.
-   */
-  readonly insertOrMark: StatementSync;
+  /** {@link upsert}'s statements by row count, prepared on first use. */
+  readonly #upserts = new Map<number, StatementSync>();
+  readonly #db: DatabaseSync;
   /**
    * In-links to known URLs whose rows nothing else changes, appended to a log instead of
    * raising `urls.inlinks` in place (see `SqliteQueue.insert`): a JSON array of
@@ -62,7 +65,6 @@ export class Statements {
   readonly inlinkLogSize: StatementSync;
   /** The largest id: rows inserted after it have larger ones (no AUTOINCREMENT, no deletes). */
   readonly maxId: StatementSync;
-  readonly markSeen: StatementSync;
   /** Held items whose time has come go back to the queue (index urls_held). */
   readonly requeueDue: StatementSync;
   /** The best queued items of one origin: one seek in urls_queue, then its next entries. */
@@ -93,16 +95,7 @@ export class Statements {
   readonly sitemapFiles: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.insertOrMark = db.prepare(
-      `INSERT INTO urls (key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects,
-         inlinks, sitemaps, sitemap_lastmod, state)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ${QUEUED})
-       ON CONFLICT (key) DO UPDATE SET linked = max(linked, ?14), in_sitemap = max(in_sitemap, ?15),
-         inlinks = min(inlinks + ?16, ${MAX_COUNTED_INLINKS}), sitemaps = sitemaps + ?17,
-         sitemap_lastmod = coalesce(sitemap_lastmod, ?18)
-       WHERE linked < ?14 OR in_sitemap < ?15 OR ?17 > 0
-       RETURNING id, linked, inlinks`,
-    );
+    this.#db = db;
     this.logInlinks = db.prepare(
       'INSERT INTO inlink_log (key, n) SELECT value ->> 0, value ->> 1 FROM json_each(?)',
     );
@@ -115,16 +108,6 @@ export class Statements {
     this.clearInlinkLog = db.prepare('DELETE FROM inlink_log');
     this.inlinkLogSize = db.prepare('SELECT count(*) AS n FROM inlink_log');
     this.maxId = db.prepare('SELECT max(id) AS id FROM urls');
-    // A URL seen again may be seen a new way (a sitemap URL a link also reaches): keep both,
-    // and count the link (up to the cap) or the sitemap entry. Nothing is written when
-    // nothing changes: a menu's URLs stop costing a write once they reach the cap.
-    this.markSeen = db.prepare(
-      `UPDATE urls SET linked = max(linked, :linked), in_sitemap = max(in_sitemap, :inSitemap),
-         inlinks = min(inlinks + :inlinks, ${MAX_COUNTED_INLINKS}), sitemaps = sitemaps + :sitemaps,
-         sitemap_lastmod = coalesce(sitemap_lastmod, :lastmod)
-       WHERE key = :key AND (linked < :linked OR in_sitemap < :inSitemap
-         OR (:inlinks > 0 AND inlinks < ${MAX_COUNTED_INLINKS}) OR :sitemaps > 0)`,
-    );
     this.requeueDue = db.prepare(
       `UPDATE urls SET state = ${QUEUED}, not_before = NULL
        WHERE state = ${HELD} AND not_before <= ?`,
@@ -184,5 +167,38 @@ export class Statements {
     this.clearSitemapFiles = db.prepare('DELETE FROM sitemap_files');
     this.addSitemapFile = db.prepare('INSERT INTO sitemap_files (record) VALUES (?)');
     this.sitemapFiles = db.prepare('SELECT record FROM sitemap_files ORDER BY id');
+  }
+
+  /**
+   * The statement that inserts `count` rows, each 13 values in `InsertValues` order (sqlite-rows.ts),
+   * `count` a power of two up to {@link MAX_UPSERT_ROWS}. Rows are inserted in the order
+   * given (ids grow with it, as with one statement per row); a row whose key is known
+   * updates that row instead, with the marks and counts it carries: `linked` and
+   * `in_sitemap` raised to its own, its `inlinks` added (capped), `sitemaps` added, a
+   * missing `sitemap_lastmod` filled; but only when that changes more than the in-links
+   * (else nothing is written, and the caller logs them). Returns `key, id, linked, inlinks`
+   * of every row inserted or changed, in no promised order. The keys of one call must be
+   * distinct.
+   */
+  upsert(count: number): StatementSync {
+    let statement = this.#upserts.get(count);
+    if (statement === undefined) {
+      const row = `(${Array.from({ length: 13 }, () => '?').join(', ')}, ${QUEUED})`;
+      statement = this.#db.prepare(
+        `INSERT INTO urls (${INSERT_COLUMNS}, state)
+         VALUES ${Array.from({ length: count }, () => row).join(', ')}
+         ON CONFLICT (key) DO UPDATE SET linked = max(linked, excluded.linked),
+           in_sitemap = max(in_sitemap, excluded.in_sitemap),
+           inlinks = min(inlinks + excluded.inlinks, ${MAX_COUNTED_INLINKS}),
+           sitemaps = sitemaps + excluded.sitemaps,
+           sitemap_lastmod = coalesce(sitemap_lastmod, excluded.sitemap_lastmod)
+         WHERE linked < excluded.linked OR in_sitemap < excluded.in_sitemap
+           OR excluded.sitemaps > 0
+         RETURNING key, id, linked, inlinks`,
+      );
+      statement.setReturnArrays(true);
+      this.#upserts.set(count, statement);
+    }
+    return statement;
   }
 }

@@ -166,6 +166,34 @@ describe('memoizedResolver', () => {
     'mailto:a@example.com',
     'javascript:void(0)',
     'http://[::1/',
+    // Path-absolute values resolved without the URL parser: each character class, dot
+    // segments, and the characters that send a value to the parser.
+    '/a-b_c.d~e!$&()*+,;=:@/x',
+    '/a/b?c=d&e=f/g?h',
+    '/a//b/',
+    '/blog/2024/post-1?utm_source=x',
+    '/.well-known/x',
+    '/a/./b',
+    '/a/.',
+    '/a/..',
+    '/a/%2e%2e/b',
+    '/a?x/../y',
+    "/a'b",
+    "/a?b'c",
+    '/A%20b',
+    '/a|b',
+    '/a[b]',
+    '/a^b',
+    '/a`b',
+    '/a{b}',
+    '/a"b',
+    '/a<b>',
+    '/a#b',
+    '/a?b#c',
+    '/a\\b',
+    '/é',
+    '/a\u0000b',
+    '/a\u007fb',
   ];
   const random = seededRandom(41);
   const pieces = [
@@ -183,9 +211,25 @@ describe('memoizedResolver', () => {
     'http:',
     'https://h',
     'ü',
+    ':',
+    '@',
+    '=',
+    '&',
+    "'",
+    '~',
+    '!',
+    '(',
+    '+',
+    ';',
+    'A',
+    '9',
+    '|',
+    '{',
+    '^',
   ];
-  const generated = Array.from({ length: 2000 }, () => {
-    let value = '';
+  // Half of them path-absolute, as most links of a site are.
+  const generated = Array.from({ length: 3000 }, (_, n) => {
+    let value = n % 2 === 0 ? '/' : '';
     const length = 1 + Math.floor(random() * 6);
     for (let i = 0; i < length; i++) value += pieces[Math.floor(random() * pieces.length)];
     return value;
