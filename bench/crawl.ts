@@ -159,7 +159,7 @@ try {
       'V8 had reserved at a full GC; live heap: the most in use right after a full GC, i.e. what',
       'the crawler really kept. The gap is V8 headroom for the allocation rate, not held data.',
       'Written to disk: what the process had the kernel write to storage (Linux write_bytes):',
-      "waymark's crawl state (SQLite, one commit per turn of the event loop) and the sitemap.",
+      "waymark's crawl state (SQLite, one commit per step, in-links logged) and the sitemap.",
       scripts.compiled
         ? ''
         : 'The build of the child scripts failed: sitemap-generator runs through type stripping (~17 MB more).',
