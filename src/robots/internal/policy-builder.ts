@@ -42,6 +42,8 @@ export class PolicyBuilder {
   /** Line of a usage line read since the last user-agent line, while the group has no rules. */
   #usageBeforeRules: number | null = null;
   #html = false;
+  /** Each char of the text is one byte: how the store normalises the values it keeps raw. */
+  #bytesAsChars = false;
 
   constructor(base: string | undefined) {
     const read = base === undefined ? null : readBase(base);
@@ -230,10 +232,13 @@ export class PolicyBuilder {
     }
     const rules = this.#rules;
     let empty: boolean;
-    if (line.plain && line.text === this.#text) {
-      // The value is its own pattern: kept as offsets, made a string only when needed.
-      rules.push(line.valueStart, line.valueEnd);
+    if (line.text === this.#text) {
+      // The value is its own pattern: kept as offsets, made a string only when needed. A
+      // value to be percent-normalised is kept as offsets too (end as -2 - end) and
+      // normalised when its rule is first read: most checks never read most groups.
+      rules.push(line.valueStart, line.plain ? line.valueEnd : -2 - line.valueEnd);
       empty = line.valueEnd === line.valueStart;
+      this.#bytesAsChars = line.bytesAsChars;
     } else {
       const pattern = line.pattern() ?? '';
       rules.push(this.#patterns.length, -1);
@@ -354,7 +359,14 @@ export class PolicyBuilder {
     // Nearly always already in line order (a stable sort would change nothing then).
     if (!inLineOrder(this.#diagnostics)) this.#diagnostics.sort((a, b) => a.line - b.line);
     return new RobotsTxt({
-      store: new RuleStore(this.#text, exactSize(this.#rules), this.#patterns, this.#groups),
+      store: new RuleStore(
+        this.#text,
+        exactSize(this.#rules),
+        this.#patterns,
+        this.#groups,
+        null,
+        this.#bytesAsChars,
+      ),
       usageOutsideGroups: this.#strayUsage,
       sitemaps: this.#sitemaps,
       diagnostics: this.#diagnostics,

@@ -37,6 +37,7 @@ export function scanStore(store: RuleStore, indices: readonly number[], path: st
     const head = heads[index] as GroupHead;
     for (let rule = head.ruleFrom; rule < head.ruleTo; rule++) {
       const at = rule * RULE_FIELDS;
+      if ((data[at + 1] as number) < -1) store.normalise(rule);
       const start = data[at] as number;
       const end = data[at + 1] as number;
       const allow = data[at + 3] === 1;

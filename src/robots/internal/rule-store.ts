@@ -1,4 +1,5 @@
 import type { RobotsGroup, RobotsRule, UsagePreference } from '../types.ts';
+import { escapePattern } from './escape-pattern.ts';
 import type { GroupAgents } from './rule-selection.ts';
 
 /**
@@ -32,6 +33,8 @@ export class RuleStore {
   readonly data: readonly number[];
   readonly patterns: readonly string[];
   readonly heads: readonly GroupHead[];
+  /** Each char of `text` is one byte: how values still to be normalised are escaped. */
+  readonly #bytesAsChars: boolean;
   #groups: RobotsGroup[] | null = null;
 
   constructor(
@@ -41,7 +44,9 @@ export class RuleStore {
     heads: readonly GroupHead[],
     /** The public objects, when the store is made from them. */
     groups: RobotsGroup[] | null = null,
+    bytesAsChars = false,
   ) {
+    this.#bytesAsChars = bytesAsChars;
     this.text = text;
     this.data = data;
     this.patterns = patterns;
@@ -52,9 +57,21 @@ export class RuleStore {
   /** The pattern of rule `rule`, as {@link RobotsRule.pattern} shows it. */
   pattern(rule: number): string {
     const at = rule * RULE_FIELDS;
+    if ((this.data[at + 1] as number) < -1) this.normalise(rule);
     const start = this.data[at] as number;
     const end = this.data[at + 1] as number;
     return end < 0 ? (this.patterns[start] as string) : this.text.slice(start, end);
+  }
+
+  /** Percent-normalises rule `rule`'s value (end below -1) into `patterns`, once. */
+  normalise(rule: number): void {
+    const at = rule * RULE_FIELDS;
+    const data = this.data as number[];
+    const patterns = this.patterns as string[];
+    const value = this.text.slice(data[at] as number, -2 - (data[at + 1] as number));
+    data[at] = patterns.length;
+    data[at + 1] = -1;
+    patterns.push(escapePattern(value, this.#bytesAsChars));
   }
 
   /** The groups as public objects, made once (their rules in file order). */
