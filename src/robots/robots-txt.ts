@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { DiagnosticLog } from './internal/diagnostic-log.ts';
 import { type GroupAgents, groupAgents, RuleSelection } from './internal/rule-selection.ts';
 import { type GroupHead, RULE_FIELDS, RuleStore } from './internal/rule-store.ts';
 import { firstMatch } from './internal/rule-trie.ts';
@@ -20,6 +21,9 @@ import { combineUsage } from './usage-statement.ts';
  * `JSON.stringify`. Its getter is set in the class's static block, which can read `#store`.
  */
 const GROUPS_PROPERTY: PropertyDescriptor = { enumerable: true, configurable: false };
+
+/** `diagnostics`, likewise: made from the parser's {@link DiagnosticLog} on first read. */
+const DIAGNOSTICS_PROPERTY: PropertyDescriptor = { enumerable: true, configurable: false };
 
 const NO_EFFECTIVE: RobotsUsage['effective'] = { 'content-usage': {}, 'content-signal': {} };
 
@@ -48,7 +52,8 @@ const SELECTION_CACHE_SIZE = 64;
  */
 export class RobotsTxt {
   // Own enumerable properties, in this order, as fields would be (they are set in the
-  // constructor, after `groups`, whose objects are made on first read: see RuleStore).
+  // constructor; `groups` and `diagnostics` are made on first read: see RuleStore and
+  // DiagnosticLog).
   /** Groups in file order, duplicates not merged (merging happens when matching). */
   declare readonly groups: readonly RobotsGroup[];
   /**
@@ -65,6 +70,9 @@ export class RobotsTxt {
 
   /** The groups' rules, kept as numbers until someone reads `groups`. */
   readonly #store: RuleStore;
+  /** `diagnostics` once made; until then they are facts in `#diagnosticLog`. */
+  #diagnostics: readonly Diagnostic[] | null;
+  #diagnosticLog: DiagnosticLog | null;
   #selections: Map<string, RuleSelection> | null = null;
   #lastAgent = '';
   #lastSelection: RuleSelection | null = null;
@@ -79,14 +87,19 @@ export class RobotsTxt {
     agents?: readonly GroupAgents[];
     usageOutsideGroups?: readonly UsagePreference[];
     sitemaps: readonly string[];
-    diagnostics: readonly Diagnostic[];
+    /** The diagnostics, or the parser's facts to make them from when first read. */
+    diagnostics: readonly Diagnostic[] | DiagnosticLog;
     source: RobotsSource;
   }) {
     Object.defineProperty(this, 'groups', GROUPS_PROPERTY);
     this.#store = init.store ?? storeOf(init.groups ?? []);
     this.usageOutsideGroups = init.usageOutsideGroups ?? [];
     this.sitemaps = init.sitemaps;
-    this.diagnostics = init.diagnostics;
+    Object.defineProperty(this, 'diagnostics', DIAGNOSTICS_PROPERTY);
+    const diagnostics = init.diagnostics;
+    const log = diagnostics instanceof DiagnosticLog;
+    this.#diagnostics = log ? null : diagnostics;
+    this.#diagnosticLog = log ? diagnostics : null;
     this.source = init.source;
   }
 
@@ -260,6 +273,13 @@ export class RobotsTxt {
   static {
     GROUPS_PROPERTY.get = function groups(this: RobotsTxt) {
       return this.#store.groups();
+    };
+    DIAGNOSTICS_PROPERTY.get = function diagnostics(this: RobotsTxt) {
+      if (this.#diagnostics === null) {
+        this.#diagnostics = (this.#diagnosticLog as DiagnosticLog).build();
+        this.#diagnosticLog = null;
+      }
+      return this.#diagnostics;
     };
   }
 }

@@ -1,12 +1,13 @@
-import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
+import type { Severity } from '../../shared/diagnostic.ts';
 import { RobotsTxt } from '../robots-txt.ts';
 import type { UsagePreference } from '../types.ts';
 import { isDecimal } from './crawl-delay.ts';
+import { DiagnosticKind, DiagnosticLog, MISSPELLED_KEYS } from './diagnostic-log.ts';
 import { CANONICAL_KEY } from './directive-key.ts';
 import { looksLikeHtml } from './html-page.ts';
 import type { LineCursor } from './line-cursor.ts';
 import { type GroupHead, RULE_FIELDS, RuleStore } from './rule-store.ts';
-import { lineRecord, MAX_LINE_BYTES } from './scan-lines.ts';
+import { lineRecord } from './scan-lines.ts';
 import { readBase, sitemapUrl } from './sitemap-line.ts';
 import { readUsageLine } from './usage-line.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
@@ -28,14 +29,19 @@ export class PolicyBuilder {
   readonly #groups: OpenGroup[] = [];
   /** The text lines are read from: rule patterns are kept as offsets into it. */
   #text = '';
-  /** Per rule, the numbers of a {@link RuleStore}. */
-  readonly #rules: number[] = [];
+  /**
+   * Per rule, the numbers of a {@link RuleStore}: the first `#rulesLength` of a reused array
+   * (see {@link spareRules}), copied out at the end.
+   */
+  readonly #rules: number[];
+  #rulesLength = 0;
   /** Patterns that are not a plain slice of the text. */
   readonly #patterns: string[] = [];
   readonly #sitemaps: string[] = [];
   /** Made once a file has many sitemaps; a few are compared directly. */
   #seenSitemaps: Set<string> | null = null;
-  readonly #diagnostics: Diagnostic[] = [];
+  /** Diagnostics as facts: their messages are made when `diagnostics` is first read. */
+  readonly #log = new DiagnosticLog();
   readonly #strayUsage: UsagePreference[] = [];
   #current: OpenGroup | null = null;
   #currentHasRules = false;
@@ -46,6 +52,8 @@ export class PolicyBuilder {
   #bytesAsChars = false;
 
   constructor(base: string | undefined) {
+    this.#rules = spareRules ?? [];
+    spareRules = null;
     const read = base === undefined ? null : readBase(base);
     this.#base = read?.valid === true ? base : undefined;
     this.#origin = read?.origin ?? null;
@@ -66,14 +74,10 @@ export class PolicyBuilder {
     this.#report('warning', line, code, message, column);
   }
 
-  info(line: number, code: string, message: string, column = 1): void {
-    this.#report('info', line, code, message, column);
-  }
-
   #report(severity: Severity, line: number, code: string, message: string, column: number): void {
     // In an HTML page every line is wrong in some way; the one html-document error says it all.
     if (this.#html && code !== 'html-document') return;
-    this.#diagnostics.push({ code, severity, message, line, column });
+    this.#log.add({ code, severity, message, line, column });
   }
 
   /** The file is an HTML or XML page: every diagnostic but `html-document` is dropped. */
@@ -84,6 +88,7 @@ export class PolicyBuilder {
   /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
   checkForHtml(text: string): void {
     this.#text = text;
+    this.#log.text = text;
     if (looksLikeHtml(text)) {
       this.#html = true;
       this.error(
@@ -95,13 +100,8 @@ export class PolicyBuilder {
   }
 
   add(line: LineCursor): void {
-    if (line.invalidUtf8) {
-      this.warning(
-        line.line,
-        'invalid-utf8',
-        'line is not valid UTF-8; its bytes are matched as percent-escapes',
-      );
-    }
+    if (line.invalidUtf8 && !this.#html)
+      this.#log.span(DiagnosticKind.invalidUtf8, line.line, 0, 0);
     // In an HTML page only the html-document error is reported: the lines (mostly invalid or
     // unknown) still count, but their messages are not even built.
     if ((line.tooLong || line.typo || line.missingColon) && !this.#html) {
@@ -126,16 +126,10 @@ export class PolicyBuilder {
         this.#unsupported(line);
         return;
       case 'unknown':
-        if (!this.#html) {
-          this.warning(
-            line.line,
-            'unknown-directive',
-            `unknown directive "${line.key()}"; ignored`,
-          );
-        }
+        this.#keyFact(DiagnosticKind.unknownDirective, line);
         return;
       case 'invalid':
-        this.error(line.line, 'invalid-line', 'line is not a "key: value" directive; ignored');
+        if (!this.#html) this.#log.span(DiagnosticKind.invalidLine, line.line, 0, 0);
         return;
       default:
         return;
@@ -143,28 +137,31 @@ export class PolicyBuilder {
   }
 
   #lineDiagnostics(line: LineCursor): void {
-    if (line.tooLong) {
-      this.warning(
-        line.line,
-        'line-too-long',
-        `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
-        MAX_LINE_BYTES + 1,
-      );
-    }
+    if (line.tooLong) this.#log.span(DiagnosticKind.lineTooLong, line.line, 0, 0);
     if (line.typo) {
-      const canonical = CANONICAL_KEY[line.kind as keyof typeof CANONICAL_KEY];
-      this.warning(
-        line.line,
-        'misspelled-directive',
-        `"${line.key()}" is a misspelling of "${canonical}"; Google accepts it, other crawlers may not`,
-      );
+      const misspelled = MISSPELLED_KIND[line.kind as keyof typeof CANONICAL_KEY];
+      this.#keyFact(misspelled, line);
     }
-    if (line.missingColon) {
-      this.warning(
-        line.line,
-        'missing-colon',
-        `"${line.key()}" is not followed by a colon; Google accepts it, other crawlers may not`,
-      );
+    if (line.missingColon) this.#keyFact(DiagnosticKind.missingColon, line);
+  }
+
+  /** A diagnostic quoting the line's key, as {@link LineCursor.key} shows it. */
+  #keyFact(kind: number, line: LineCursor): void {
+    if (this.#html) return;
+    if (line.text === this.#text && !line.bytesAsChars) {
+      this.#log.span(kind, line.line, line.keyStart, line.keyEnd);
+    } else {
+      this.#log.string(kind, line.line, line.key());
+    }
+  }
+
+  /** A diagnostic quoting the line's value, as {@link LineCursor.value} shows it. */
+  #valueFact(kind: number, line: LineCursor): void {
+    if (this.#html) return;
+    if (line.text === this.#text && (line.plain || !line.bytesAsChars)) {
+      this.#log.span(kind, line.line, line.valueStart, line.valueEnd);
+    } else {
+      this.#log.string(kind, line.line, line.value());
     }
   }
 
@@ -185,7 +182,7 @@ export class PolicyBuilder {
     const token = global ? '' : productToken(value);
     const current = this.#current;
     if (current === null || this.#currentHasRules) {
-      const ruleFrom = this.#rules.length / RULE_FIELDS;
+      const ruleFrom = this.#rulesLength / RULE_FIELDS;
       // Arrays made with their first entry are that size: most groups have one user agent.
       this.#current = {
         userAgents: [value],
@@ -205,19 +202,8 @@ export class PolicyBuilder {
       else current.tokens.push(token);
     }
     if (global) return;
-    if (token.length === 0) {
-      this.warning(
-        line.line,
-        'invalid-user-agent',
-        `user-agent "${value}" has no product token (letters, "-" and "_"); it matches no crawler`,
-      );
-    } else if (token !== value) {
-      this.warning(
-        line.line,
-        'user-agent-not-token',
-        `user-agent "${value}" is matched as its product token "${token}"`,
-      );
-    }
+    if (token.length === 0) this.#valueFact(DiagnosticKind.invalidUserAgent, line);
+    else if (token !== value) this.#valueFact(DiagnosticKind.userAgentNotToken, line);
   }
 
   #rule(line: LineCursor): void {
@@ -231,21 +217,26 @@ export class PolicyBuilder {
       return;
     }
     const rules = this.#rules;
+    const at = this.#rulesLength;
+    this.#rulesLength = at + RULE_FIELDS;
     let empty: boolean;
     if (line.text === this.#text) {
       // The value is its own pattern: kept as offsets, made a string only when needed. A
       // value to be percent-normalised is kept as offsets too (end as -2 - end) and
       // normalised when its rule is first read: most checks never read most groups.
-      rules.push(line.valueStart, line.plain ? line.valueEnd : -2 - line.valueEnd);
+      rules[at] = line.valueStart;
+      rules[at + 1] = line.plain ? line.valueEnd : -2 - line.valueEnd;
       empty = line.valueEnd === line.valueStart;
       this.#bytesAsChars = line.bytesAsChars;
     } else {
       const pattern = line.pattern() ?? '';
-      rules.push(this.#patterns.length, -1);
+      rules[at] = this.#patterns.length;
+      rules[at + 1] = -1;
       this.#patterns.push(pattern);
       empty = pattern.length === 0;
     }
-    rules.push(line.line, directive === 'allow' ? 1 : 0);
+    rules[at + 2] = line.line;
+    rules[at + 3] = directive === 'allow' ? 1 : 0;
     this.#current.ruleTo++;
     this.#currentHasRules = true;
     this.#usageBeforeRules = null;
@@ -253,11 +244,7 @@ export class PolicyBuilder {
     // becomes `%`), without reading an escaped pattern that may not be flat yet.
     const first = line.valueFirstChar();
     if (!empty && first !== 0x2f && first !== 0x2a) {
-      this.error(
-        line.line,
-        'pattern-not-path',
-        `pattern "${line.value()}" does not start with "/" or "*", so it never matches a URL path`,
-      );
+      this.#valueFact(DiagnosticKind.patternNotPath, line);
     }
   }
 
@@ -273,12 +260,10 @@ export class PolicyBuilder {
       this.error(line.line, 'invalid-sitemap-url', `sitemap "${value}" is not ${why} URL; ignored`);
       return;
     }
-    if (url.relative) {
-      this.warning(
-        line.line,
-        'relative-sitemap-url',
-        `sitemap "${value}" is relative; read as ${url.href}`,
-      );
+    if (url.relative && !this.#html) {
+      // The resolved URL is the string after the value.
+      this.#log.string(DiagnosticKind.relativeSitemapUrl, line.line, value);
+      this.#log.strings.push(url.href);
     }
     this.#addSitemap(url.href);
   }
@@ -316,11 +301,7 @@ export class PolicyBuilder {
 
   #unsupported(line: LineCursor): void {
     if (!line.crawlDelay) {
-      this.info(
-        line.line,
-        'unsupported-directive',
-        `"${line.key()}" is not part of RFC 9309 and Google ignores it`,
-      );
+      this.#keyFact(DiagnosticKind.unsupportedDirective, line);
       return;
     }
     if (this.#current === null) {
@@ -341,11 +322,7 @@ export class PolicyBuilder {
       );
       return;
     }
-    this.info(
-      line.line,
-      'unsupported-directive',
-      '"Crawl-delay" is not part of RFC 9309 and Google ignores it (Bing and Yandex honour it)',
-    );
+    if (!this.#html) this.#log.span(DiagnosticKind.unsupportedCrawlDelay, line.line, 0, 0);
     if (this.#current.crawlDelay === null) this.#current.crawlDelay = seconds;
     else
       this.warning(
@@ -356,12 +333,14 @@ export class PolicyBuilder {
   }
 
   build(): RobotsTxt {
-    // Nearly always already in line order (a stable sort would change nothing then).
-    if (!inLineOrder(this.#diagnostics)) this.#diagnostics.sort((a, b) => a.line - b.line);
+    const rules = this.#rules;
+    // An exact copy: the result keeps no unused room, and the array is the next parse's.
+    const data = rules.slice(0, this.#rulesLength);
+    if (rules.length <= MAX_SPARE_RULES) spareRules = rules;
     return new RobotsTxt({
       store: new RuleStore(
         this.#text,
-        exactSize(this.#rules),
+        data,
         this.#patterns,
         this.#groups,
         null,
@@ -369,7 +348,7 @@ export class PolicyBuilder {
       ),
       usageOutsideGroups: this.#strayUsage,
       sitemaps: this.#sitemaps,
-      diagnostics: this.#diagnostics,
+      diagnostics: this.#log,
       source: 'file',
     });
   }
@@ -379,16 +358,17 @@ export class PolicyBuilder {
 const FEW_SITEMAPS = 16;
 
 /**
- * A long array grown by push has up to half its room unused, which the result would keep
- * (and the garbage collector copy) for as long as it lives: a copy is exactly as long.
+ * The rule numbers array of the last parse, written over by the next one: a parse grows no
+ * array rule by rule (each growth a copy) and keeps an exact copy (an array grown by push
+ * has up to half its room unused, which the result would keep for as long as it lives).
+ * Null while a builder holds it; a second builder at the same time makes its own.
  */
-function exactSize(numbers: number[]): number[] {
-  return numbers.length >= 64 ? numbers.slice() : numbers;
-}
+let spareRules: number[] | null = [];
 
-function inLineOrder(diagnostics: readonly Diagnostic[]): boolean {
-  for (let i = 1; i < diagnostics.length; i++) {
-    if ((diagnostics[i] as Diagnostic).line < (diagnostics[i - 1] as Diagnostic).line) return false;
-  }
-  return true;
-}
+/** Rule numbers of a file with more rules than this are not kept for the next parse. */
+const MAX_SPARE_RULES = 16_384;
+
+/** The recorded kind of a misspelling of each key. */
+const MISSPELLED_KIND = Object.fromEntries(
+  MISSPELLED_KEYS.map((key, i) => [key, DiagnosticKind.misspelled + i]),
+) as Record<keyof typeof CANONICAL_KEY, number>;

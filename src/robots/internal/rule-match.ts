@@ -37,7 +37,15 @@ export function scanStore(store: RuleStore, indices: readonly number[], path: st
     const head = heads[index] as GroupHead;
     for (let rule = head.ruleFrom; rule < head.ruleTo; rule++) {
       const at = rule * RULE_FIELDS;
-      if ((data[at + 1] as number) < -1) store.normalise(rule);
+      if ((data[at + 1] as number) < -1) {
+        // A value still to be percent-normalised: most are told apart from the path by
+        // their literal head, which normalising leaves as it is.
+        const from = data[at] as number;
+        if (headRejects(text, from, -2 - (data[at + 1] as number), path, data[at + 3] === 1)) {
+          continue;
+        }
+        store.normalise(rule);
+      }
       const start = data[at] as number;
       const end = data[at + 1] as number;
       const allow = data[at + 3] === 1;
@@ -73,6 +81,34 @@ export function scanStore(store: RuleStore, indices: readonly number[], path: st
     }
   }
   return best;
+}
+
+/**
+ * True when the rule whose raw value is `text[start, end)` can match `path` neither itself
+ * nor, for an Allow rule, through its index.html alternate, decided on the value's literal
+ * head: the chars before its first `%`, non-ASCII char (bytes too), `*` or `$`, which
+ * percent-normalising keeps in place. A head char that differs from the path's char there
+ * rules out the pattern and any prefix of it ending at a later `/`, and the alternate too
+ * (the alternate is a prefix of the pattern ending at a `/`, plus `$`: it needs the path to
+ * end there, while the path goes on past the head char). A path that ends inside the head
+ * rules out the pattern but not an alternate, so only Disallow rules are rejected then.
+ */
+function headRejects(
+  text: string,
+  start: number,
+  end: number,
+  path: string,
+  allow: boolean,
+): boolean {
+  const length = path.length;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x25 || c >= 0x80 || c === 0x2a || c === 0x24) return false;
+    const at = i - start;
+    if (at >= length) return !allow;
+    if (path.charCodeAt(at) !== c) return true;
+  }
+  return false;
 }
 
 /**

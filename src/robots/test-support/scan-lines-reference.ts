@@ -184,7 +184,7 @@ function readLine(
   while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
 
   const key = shown(s, keyEnd);
-  const { kind, typo } = classifyKey(key);
+  const { kind, typo } = referenceClassifyKey(key);
   const raw = text.slice(valueStart, e);
   const value = bytesAsChars ? decodeChars(raw) : raw;
   let pattern: string | null = null;
@@ -261,8 +261,8 @@ function startsWithAny(key: string, prefixes: readonly string[]): boolean {
   return false;
 }
 
-/** Classifies a directive key such as `User-Agent`, `disalow` or `Crawl-delay`. */
-function classifyKey(key: string): { kind: RobotsLine['kind']; typo: boolean } {
+/** The key classifier as it was (on a lower-cased string). Classifies a directive key such as `User-Agent`, `disalow` or `Crawl-delay`. */
+export function referenceClassifyKey(key: string): { kind: RobotsLine['kind']; typo: boolean } {
   const lower = key.toLowerCase();
   if (startsWithAny(lower, USER_AGENT)) return { kind: 'user-agent', typo: false };
   if (startsWithAny(lower, USER_AGENT_TYPOS)) return { kind: 'user-agent', typo: true };
