@@ -6,9 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
-/** The site every sitemap is for and on. Never contacted: readers fetch from the bench server. */
-export const SHOP_ORIGIN = 'https://www.example-shop.com';
+export { SHOP_ORIGIN };
 /** Entries per part of the index, and per file of both writers. */
 export const PART_URLS = 50_000;
 export const INDEX_PARTS = 20;

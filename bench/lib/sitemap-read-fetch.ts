@@ -2,8 +2,8 @@
 // parsing it. Over HTTP, a process's peak RSS has a floor that no sitemap reader sets: the
 // HTTP client loaded and its buffers churning. This row shows that floor beside the readers.
 
-import { SHOP_ORIGIN } from './sitemap-inputs.ts';
 import { localUrl, REFERENCE_READER_NAME, type SitemapReader } from './sitemap-readers.ts';
+import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
 export const fetchOnly: SitemapReader = {
   name: REFERENCE_READER_NAME,

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { parseSitemapIndex, type SitemapItem, XMLToSitemapItemStream } from 'sitemap';
-import { SHOP_ORIGIN } from './sitemap-inputs.ts';
 import { FILE_CHUNK, localUrl, type SitemapReader } from './sitemap-readers.ts';
+import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
 /**
  * sitemap (sitemap.js): its SAX-based `XMLToSitemapItemStream` on a file stream, through

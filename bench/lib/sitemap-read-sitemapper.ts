@@ -1,8 +1,8 @@
 // sitemapper: a fetcher and parser in one; HTTP is its only way in.
 
 import Sitemapper from 'sitemapper';
-import { SHOP_ORIGIN } from './sitemap-inputs.ts';
 import { localUrl, type SitemapReader } from './sitemap-readers.ts';
+import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
 /**
  * sitemapper: fetches with got (its only way in), inflates `.gz` by its magic bytes and

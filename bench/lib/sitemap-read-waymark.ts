@@ -3,8 +3,8 @@
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseSitemap, walkSitemaps } from '../../src/sitemap/index.ts';
-import { SHOP_ORIGIN } from './sitemap-inputs.ts';
 import { FILE_CHUNK, localUrl, type SitemapReader } from './sitemap-readers.ts';
+import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
 /**
  * waymark's caps, raised for the 1,000,000-URL documents (about 130 MB of XML): its defaults

@@ -2,7 +2,7 @@ import type { Changefreq, SitemapIndexEntry, SitemapUrl } from '../types.ts';
 import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { UrlDraft } from './entry-drafts.ts';
 import { readLastmod } from './lastmod.ts';
-import { clip, readLoc, trimXml } from './loc.ts';
+import { clip, plainLocHost, plainLocHref, readLoc, readLocByParser, trimXml } from './loc.ts';
 import { isNormalDatetime } from './normal-datetime.ts';
 import { CHANGEFREQS, MAX_URL_LENGTH } from './protocol-limits.ts';
 
@@ -190,7 +190,18 @@ export class EntryCollector {
       );
       return null;
     }
-    const loc = readLoc(draft.loc);
+    // The usual loc without a reading object, and its host only when it is compared.
+    const plain = plainLocHref(draft.loc);
+    if (plain !== null) {
+      this.#checkLoc(
+        plain,
+        this.#options.host === null ? '' : plainLocHost(plain),
+        draft.offset,
+        NO_LINE,
+      );
+      return plain;
+    }
+    const loc = readLocByParser(trimXml(draft.loc));
     if (!loc.ok) {
       this.#log.report('warning', loc.code, loc.message, draft.offset);
       return null;

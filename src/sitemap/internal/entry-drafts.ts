@@ -3,25 +3,41 @@
 // (nor its `lastmod`) into the next one.
 import type { SitemapAlternate, SitemapImage, SitemapNews, SitemapVideo } from '../types.ts';
 
+/**
+ * Every field is present from the start (undefined until read): one object shape for every
+ * draft, and no property storage added to it per entry as fields arrive.
+ */
 export interface UrlDraft {
   loc: string | null;
   /** Offset of the draft's start tag, for diagnostics. */
   offset: number;
   /** An RSS item's permalink `<guid>`: its address when it has no `<link>`. */
-  guid?: string;
+  guid: string | undefined;
   /** The entry is dropped when it closes (its `loc` was already reported). */
-  skip?: boolean;
-  lastmod?: string;
-  changefreq?: string;
-  priority?: number;
-  alternates?: SitemapAlternate[];
-  images?: SitemapImage[];
-  videos?: SitemapVideo[];
-  news?: SitemapNews;
+  skip: boolean;
+  lastmod: string | undefined;
+  changefreq: string | undefined;
+  priority: number | undefined;
+  alternates: SitemapAlternate[] | undefined;
+  images: SitemapImage[] | undefined;
+  videos: SitemapVideo[] | undefined;
+  news: SitemapNews | undefined;
 }
 
 export function urlDraft(offset: number): UrlDraft {
-  return { loc: null, offset };
+  return {
+    loc: null,
+    offset,
+    guid: undefined,
+    skip: false,
+    lastmod: undefined,
+    changefreq: undefined,
+    priority: undefined,
+    alternates: undefined,
+    images: undefined,
+    videos: undefined,
+    news: undefined,
+  };
 }
 
 /** Fields of an extension element, by child name (`thumbnail_loc`, `title`, ...). */

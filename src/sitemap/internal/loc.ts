@@ -1,4 +1,4 @@
-import { plainHref } from '../../url/internal/plain-http-url.ts';
+import { lastPlainHost, plainHrefOnly } from '../../url/internal/plain-http-url.ts';
 
 /** XML whitespace, the only whitespace a `<loc>` may be padded with. */
 export function trimXml(text: string): string {
@@ -28,14 +28,28 @@ export type LocReading =
  * guessing a base hides the error from the person who has to fix the file.
  */
 export function readLoc(raw: string): LocReading {
-  const text = trimXml(raw);
-  // Nearly every loc is already spelled as the parser would: taken as it is, without it.
-  const plain = plainHref(text);
-  if (plain === null) return readLocByParser(text);
+  const href = plainLocHref(raw);
+  if (href !== null) return { ok: true, href, host: plainLocHost(href) };
+  return readLocByParser(trimXml(raw));
+}
+
+/**
+ * {@link readLoc}'s href when the trimmed `<loc>` is already spelled as the parser would
+ * (nearly every loc is), without a reading object (this runs per entry); null when the loc
+ * needs {@link readLocByParser}. {@link plainLocHost} then gives its host.
+ */
+export function plainLocHref(raw: string): string | null {
+  const href = plainHrefOnly(trimXml(raw));
   // Copied (as the parser's href was): a slice of the decoded input would keep the whole
   // piece of the document it came from alive for as long as the entry is held.
-  return { ok: true, href: ownCopy(plain.href), host: plain.host };
+  return href === null ? null : ownCopy(href);
 }
+
+/**
+ * The host of the loc {@link plainLocHref} just accepted, sliced from the href it returned;
+ * valid until the next URL call.
+ */
+export const plainLocHost: (href: string) => string = lastPlainHost;
 
 /** `text` as a string of its own, not a slice that keeps a larger string alive. */
 function ownCopy(text: string): string {

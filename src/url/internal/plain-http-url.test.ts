@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { NormalizeOptions } from '../normalize-url.ts';
 import { normalizeUrl, normalizeUrlByParser } from '../normalize-url.ts';
-import { plainHref, plainHttpUrl } from './plain-http-url.ts';
+import { lastPlainHost, plainHref, plainHrefOnly, plainHttpUrl } from './plain-http-url.ts';
 
 const SEED = 20_260_914;
 const words = (text: string): string[] => text.split(' ');
@@ -141,6 +141,33 @@ describe('plain URLs without the parser', () => {
       { seed: SEED, numRuns: RUNS },
     );
     // Not vacuous: most generated URLs are plain.
+    assert.ok(answered > RUNS / 4, `answered ${answered} of ${RUNS}`);
+  });
+
+  test('plainHrefOnly and lastPlainHost answer exactly where plainHref does, with its values', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.oneof(absoluteArb, editedArb), (input) => {
+        const href = plainHrefOnly(input);
+        const host = href === null ? null : lastPlainHost(` ${href}`.slice(1));
+        const url = href === null ? null : URL.parse(input);
+        if (href !== null) {
+          answered++;
+          assert.ok(url !== null, JSON.stringify(input));
+          assert.deepEqual(
+            { href, host },
+            { href: url.href, host: url.host },
+            JSON.stringify(input),
+          );
+        }
+        assert.deepEqual(
+          href === null ? null : { href, host },
+          plainHref(input),
+          JSON.stringify(input),
+        );
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
     assert.ok(answered > RUNS / 4, `answered ${answered} of ${RUNS}`);
   });
 

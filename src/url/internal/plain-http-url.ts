@@ -106,6 +106,28 @@ export function plainHref(text: string): { href: string; host: string } | null {
   return { href: `${text.slice(0, authorityEnd)}/${text.slice(authorityEnd)}`, host };
 }
 
+/**
+ * {@link plainHref}'s href alone, without the pair object (a sitemap reader checks millions);
+ * {@link lastPlainHost} gives its host, until the next call of anything in this module.
+ * Kept apart from plainHref (not built on it or it on this) so that plainHref, which the
+ * robots engine bundles for the report page, stays as it was; the differential test holds
+ * both to the parser.
+ */
+export function plainHrefOnly(text: string): string | null {
+  if (!PLAIN_HREF.test(text) || !noEscapedDot(text) || !absolute(text)) return null;
+  if (pathEnd > authorityEnd) return text;
+  return `${text.slice(0, authorityEnd)}/${text.slice(authorityEnd)}`;
+}
+
+/**
+ * The host of the URL {@link plainHrefOnly} just accepted (`new URL(text).host`), sliced
+ * from `href`: its result, or any string that starts the same (a copy of it). Only offsets
+ * are remembered, so no input string is kept alive here.
+ */
+export function lastPlainHost(href: string): string {
+  return href.slice(schemeEnd, authorityEnd);
+}
+
 /** The last base read, and its pieces: a page's links all share one. */
 let lastBase: string | null = null;
 let lastBaseUrl: PlainHttpUrl | null = null;
