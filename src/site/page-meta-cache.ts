@@ -1,10 +1,10 @@
 import { readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { ContentTree, SITE_CONFIG_FILE } from './internal/content-tree.ts';
 import { eventLoopBarrier } from './internal/event-loop-barrier.ts';
 import { FolderWatchers, type WatchFolder } from './internal/folder-watchers.ts';
 import type { PageMeta } from './internal/page-record.ts';
+import { absolutePath } from './internal/scan-pacer.ts';
 
 export type { FolderWatch, WatchFolder } from './internal/folder-watchers.ts';
 export type { PageMeta };
@@ -113,7 +113,7 @@ export class PageMetaCache {
     }
     this.#mode = options.revalidate ?? defaultRevalidateMode();
     this.#watchers = new FolderWatchers(
-      (dir) => (dir === '' ? root : join(root, dir)),
+      (dir) => absolutePath(root, dir),
       (path) => this.#mark(path),
       options.watch,
     );

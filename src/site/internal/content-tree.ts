@@ -1,6 +1,5 @@
 import { type Dirent, lstatSync, type Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { insideRoot, isDocumentPath, SITE_CONFIG_FILE } from './document-path.ts';
 import type { FolderWatchers } from './folder-watchers.ts';
 import {
@@ -13,6 +12,7 @@ import {
   type SidecarRecord,
   unchangedFile,
 } from './page-record.ts';
+import { absolutePath, DEFAULT_SCAN_PACE, type ScanPace, ScanPacer } from './scan-pacer.ts';
 import { drainQueue } from './work-queue.ts';
 
 export { SITE_CONFIG_FILE };
@@ -34,6 +34,7 @@ interface Scan {
   readonly files: Set<string> | null;
   readonly dirs: Set<string>;
   readonly queue: ScanTask[];
+  readonly pacer: ScanPacer;
 }
 
 /**
@@ -55,14 +56,17 @@ export class ContentTree {
   /** Asked before each folder read: watch it first (false once watching failed). */
   readonly #shouldWatch: () => boolean;
   readonly #onWatchFailed: () => void;
+  readonly #pace: ScanPace;
 
   constructor(
     root: string,
     watchers: FolderWatchers,
     shouldWatch: () => boolean,
     onWatchFailed: () => void,
+    pace: ScanPace = DEFAULT_SCAN_PACE,
   ) {
     this.root = root;
+    this.#pace = pace;
     this.#watchers = watchers;
     this.#shouldWatch = shouldWatch;
     this.#onWatchFailed = onWatchFailed;
@@ -79,6 +83,7 @@ export class ContentTree {
       files: known === 0 ? null : new Set(),
       dirs: new Set(),
       queue: [dir === '' ? { dir } : { path: dir, sidecarListed: true }],
+      pacer: new ScanPacer(this.#pace),
     };
     // A fixed number of workers over a queue, not a promise per entry of the whole tree.
     await drainQueue(seen.queue, SCAN_WORKERS, async (task) => {
@@ -130,20 +135,28 @@ export class ContentTree {
     if (this.#shouldWatch() && !this.#watchers.watch(dir)) this.#onWatchFailed();
     let entries: Dirent[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = await seen.pacer.readFolder(abs);
     } catch {
       return;
     }
-    // The listing says which sidecars exist: no failing lstat per document without one.
+    // The listing says which sidecars exist: no failing lstat per document without one. Kept
+    // by the document's name (a slice per sidecar, not a concatenation per entry).
     const listed = new Set<string>();
-    for (const entry of entries) if (entry.name.endsWith(SIDECAR_SUFFIX)) listed.add(entry.name);
     for (const entry of entries) {
       const name = entry.name;
+      if (name.endsWith(SIDECAR_SUFFIX)) listed.add(name.slice(0, -SIDECAR_SUFFIX.length));
+    }
+    for (let i = 0; i < entries.length; i++) {
+      // A folder of 1,700 entries is ~80 ms of checks: the event loop gets its turns within it.
+      if ((i & 63) === 63 && seen.pacer.turnDue()) await seen.pacer.turn();
+      const entry = entries[i] as Dirent;
+      const name = entry.name;
       if (name.startsWith('.')) continue;
-      // Joined into one flat string: a concatenation keeps a 32-byte node per document (and
-      // its parts) for as long as the path is a key of `records`.
-      const path = dir === '' ? name : [dir, name].join('/');
-      const sidecarListed = listed.has(name + SIDECAR_SUFFIX);
+      // A concatenation: once hashed as a key of `records` it is flattened, and the garbage
+      // collector then drops the 32-byte node for the flat string; about what
+      // `[dir, name].join('/')` kept, without its array and join per entry.
+      const path = dir === '' ? name : `${dir}/${name}`;
+      const sidecarListed = listed.has(name);
       if (entry.isDirectory()) {
         seen.queue.push({ dir: path });
       } else if (entry.isFile() && path !== SITE_CONFIG_FILE) {
@@ -164,8 +177,7 @@ export class ContentTree {
    */
   #scanFile(path: string, sidecarListed: boolean, seen: Scan): void {
     try {
-      // Built from listed names (no `.`, `..` or empty segment): no normalising join needed.
-      const abs = this.root.endsWith(sep) ? this.root + path : this.root + sep + path;
+      const abs = absolutePath(this.root, path);
       const st = lstatSync(abs, { throwIfNoEntry: false });
       if (st === undefined || !st.isFile()) {
         seen.queue.push({ path, sidecarListed });
@@ -310,6 +322,6 @@ export class ContentTree {
   }
 
   #abs(path: string): string {
-    return path === '' ? this.root : join(this.root, path);
+    return absolutePath(this.root, path);
   }
 }

@@ -46,13 +46,17 @@ export async function readSmallFile(
     const stat = await handle.stat();
     if (!stat.isFile()) return notAFile(stat);
     if (stat.size > maxBytes) return tooLarge(stat, maxBytes);
-    // Read to the end, not to the size: a file written meanwhile may have grown.
+    // Read to the end, not to the size: a file written meanwhile may have grown. A read that
+    // fills less than it was offered, once the size seen by fstat is in, has met the end: no
+    // read more to hear it (one system call fewer per sidecar). A short read before that
+    // size (some network or FUSE file systems) reads on, as before.
     const reading = new Growing(stat.size, maxBytes);
     for (;;) {
       const { buffer, offset, room } = reading.space();
       const { bytesRead } = await handle.read(buffer, offset, room, offset);
       if (bytesRead === 0) break;
       if (!reading.add(bytesRead)) return tooLarge(stat, maxBytes);
+      if (bytesRead < room && reading.length >= stat.size) break;
     }
     return { ok: true, text: reading.text(), stat };
   } catch (error) {
@@ -80,6 +84,7 @@ export function readSmallFileSync(path: string, maxBytes: number, followLinks: b
       const bytesRead = readSync(fd, buffer, offset, room, offset);
       if (bytesRead === 0) break;
       if (!reading.add(bytesRead)) return tooLarge(stat, maxBytes);
+      if (bytesRead < room && reading.length >= stat.size) break;
     }
     return { ok: true, text: reading.text(), stat };
   } catch (error) {
@@ -112,6 +117,11 @@ class Growing {
       this.#buffer = grown;
     }
     return { buffer: this.#buffer, offset: this.#length, room: this.#buffer.length - this.#length };
+  }
+
+  /** Bytes read so far. */
+  get length(): number {
+    return this.#length;
   }
 
   /** False once more than the limit was read. */
