@@ -1,4 +1,3 @@
-import { openWithLimits } from '../../http/index.ts';
 import { formatBytes } from '../../http/internal/format-limit.ts';
 import type { Diagnostic } from '../../shared/diagnostic.ts';
 import { printable } from '../../shared/printable.ts';
@@ -56,6 +55,9 @@ export async function openSitemapSource(
       reading: parseSitemap(await openInput(source, io), { maxBytes }),
     };
   }
+  // The HTTP client (node:http, https, dns, crypto) is loaded only for a URL: reading a
+  // local file or stdin is most uses, and loading it cost ~0.1 s CPU and ~14 MB RSS.
+  const { openWithLimits } = await import('../../http/index.ts');
   const response = await openWithLimits(source, {
     timeoutMs: 60_000,
     maxBytes: Number.MAX_SAFE_INTEGER,
