@@ -36,7 +36,7 @@ import {
 } from './internal/sqlite-schema.ts';
 import { type ResultRow, Statements } from './internal/sqlite-statements.ts';
 import { makeTempDir, removeTempDir } from './internal/sqlite-temp-dir.ts';
-import { memoByString } from './internal/url-memo.ts';
+import { keepingNormalUrls, memoByString } from './internal/url-memo.ts';
 
 /** Options of {@link openSqliteCrawlState}. */
 export interface SqliteCrawlStateOptions {
@@ -165,7 +165,8 @@ export class SqliteCrawlState implements CrawlState {
       this.#s,
       this.#hosts,
       // Pages of a site link to the same URLs again and again: a repeat costs a lookup.
-      options.normalizeUrl ?? memoByString(defaultNormalizeUrl),
+      // Most are in their normal form already: given back as they are, without a parse.
+      options.normalizeUrl ?? keepingNormalUrls(memoByString(defaultNormalizeUrl)),
     );
     const meta = readMeta(this.#s);
     const number = (key: string) => Number(meta.get(key) ?? 0) || 0;
@@ -392,10 +393,10 @@ export class SqliteCrawlState implements CrawlState {
     };
     this.#hosts.begin();
     try {
-      this.#db.exec('BEGIN IMMEDIATE');
+      this.#s.begin.run();
       try {
         const value = fn();
-        this.#db.exec('COMMIT');
+        this.#s.commit.run();
         this.#hosts.commit();
         this.#queue.commit();
         return value;

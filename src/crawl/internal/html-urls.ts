@@ -132,11 +132,19 @@ for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-
  * characters, and no `/.` anywhere (a `.` or `..` segment would be removed).
  */
 function isPlainPath(value: string): boolean {
-  for (let i = 1; i < value.length; i++) {
-    const c = value.charCodeAt(i);
+  return isPlainPathAt(value, 0);
+}
+
+/**
+ * {@link isPlainPath} for the part of `text` from `from` (a `/`) on: what a special URL
+ * whose path and query are written that way keeps exactly as written.
+ */
+export function isPlainPathAt(text: string, from: number): boolean {
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c >= 128 || PLAIN[c] === 0) return false;
   }
-  return !value.includes('/.');
+  return !text.includes('/.', from);
 }
 
 /**

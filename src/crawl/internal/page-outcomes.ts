@@ -168,8 +168,10 @@ function html(
   // state counts every discovered item as one in-link of its URL.
   const found = new Set<string>();
   if (follow) {
-    for (const link of facts.links) {
-      const url = context.normalize(link);
+    const { links } = facts;
+    // Indexed, not for-of: Maglev keeps the iterator's result object per link.
+    for (let i = 0; i < links.length; i++) {
+      const url = context.normalize(links[i] as string);
       if (url === null || found.has(url) || !context.onSite(url) || !context.passes(url)) continue;
       found.add(url);
       if (tooDeep) {

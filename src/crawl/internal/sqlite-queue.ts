@@ -10,7 +10,20 @@ import type { HostTable } from './host-table.ts';
 import { factsText, MAX_COUNTED_INLINKS } from './report-counts.ts';
 import { type InsertValues, insertValues, toTakenItem } from './sqlite-rows.ts';
 import { DONE, HELD, IN_FLIGHT, QUEUED } from './sqlite-schema.ts';
-import { MAX_UPSERT_ROWS, type Statements, type TakenRow } from './sqlite-statements.ts';
+import {
+  compareTaken,
+  MAX_LOG_ROWS,
+  MAX_UPSERT_ROWS,
+  type Statements,
+  type TakenRow,
+} from './sqlite-statements.ts';
+import {
+  chunkSize,
+  type PendingRow,
+  setUpsertValues,
+  UPSERT_VALUES,
+  type WrittenRow,
+} from './sqlite-upsert-rows.ts';
 
 /** Most keys remembered as saturated (a site has few URLs that every page links to). */
 const MAX_SATURATED = 10_000;
@@ -101,8 +114,16 @@ export class SqliteQueue {
    */
   insert(rows: readonly InsertValues[]): number {
     const pending = new Map<string, PendingRow>();
-    for (const row of rows) {
-      const [key, , , , , , , linked, inSitemap, , inlinks, sitemaps, lastmod] = row;
+    // Indexed loops over arrays here: Maglev keeps for-of's result object per row.
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r] as InsertValues;
+      // By index, not destructured: destructuring runs the iterator protocol per element.
+      const key = row[0];
+      const linked = row[7];
+      const inSitemap = row[8];
+      const inlinks = row[10];
+      const sitemaps = row[11];
+      const lastmod = row[12];
       const known = pending.get(key);
       if (known === undefined) {
         pending.set(key, {
@@ -128,7 +149,9 @@ export class SqliteQueue {
     /** Every URL not skipped, in order; those of them the upsert runs for. */
     const writes: PendingRow[] = [];
     const upserts: PendingRow[] = [];
-    for (const [key, marks] of pending) {
+    // Values, not entries: no `[key, value]` array per URL.
+    for (const marks of pending.values()) {
+      const key = marks.row[0];
       // Only links, no sitemap: the upsert's condition holds for a linked row, nothing is
       // written to it: its in-links are logged (and a saturated row does not count them).
       const plainLinks = marks.linked <= 1 && marks.inSitemap <= 0 && marks.sitemaps === 0;
@@ -138,44 +161,62 @@ export class SqliteQueue {
       else upserts.push(marks);
     }
     for (let done = 0; done < upserts.length; ) {
-      const count = chunkSize(upserts.length - done);
-      const values: SQLInputValue[] = [];
-      for (let i = done; i < done + count; i++) pushUpsertValues(values, upserts[i] as PendingRow);
+      const count = chunkSize(upserts.length - done, MAX_UPSERT_ROWS);
+      // Sized once and filled in place: no regrowth as the rows go in.
+      const values = new Array<SQLInputValue>(count * UPSERT_VALUES);
+      for (let i = 0; i < count; i++) {
+        setUpsertValues(values, i * UPSERT_VALUES, upserts[done + i] as PendingRow);
+      }
       // [key, id, linked, inlinks] of each row inserted or changed.
       const written = this.#s.upsert(count).all(...values) as unknown as WrittenRow[];
-      for (const row of written) {
+      for (let w = 0; w < written.length; w++) {
+        const row = written[w] as WrittenRow;
         const marks = pending.get(row[0]);
         if (marks !== undefined) marks.written = row;
       }
       done += count;
     }
     let added = 0;
-    /** `[key, in-links]` pairs for `inlink_log`, written with one statement. */
-    const logged: [string, number][] = [];
-    for (const marks of writes) {
+    /** `key, in-links` of each row for `inlink_log`, flat, as the statement binds them. */
+    const logged: SQLInputValue[] = [];
+    for (let m = 0; m < writes.length; m++) {
+      const marks = writes[m] as PendingRow;
       const { row, written } = marks;
       if (written === null) {
         // Known, and nothing but in-links to add: logged, added to the row by the next fold.
-        if (marks.inlinks > 0) logged.push([row[0], marks.inlinks]);
+        if (marks.inlinks > 0) logged.push(row[0], marks.inlinks);
         // Not written although a link came: the row is linked already.
         if (marks.linked >= 1 && !marks.remembered) this.#linking.push(row[0]);
         continue;
       }
-      const [key, id, linked, inlinks] = written;
+      const key = written[0];
+      const id = written[1];
+      const linked = written[2];
+      const inlinks = written[3];
       if (linked >= 1) this.#linking.push(key);
       if (linked >= 1 && inlinks >= MAX_COUNTED_INLINKS) this.#saturating.push(key);
       if (id <= before) continue;
       added++;
       this.#hosts.queue(row[2], 1);
     }
-    if (logged.length > 0) {
-      this.#s.logInlinks.run(JSON.stringify(logged));
-      this.#logged += logged.length;
-    }
+    if (logged.length > 0) this.#log(logged);
     this.counts.queued += added;
     this.counts.seen += added;
     if (this.#logged >= FOLD_LOGGED) this.foldInlinks();
     return added;
+  }
+
+  /** Appends `key, in-links` pairs (flat) to `inlink_log`, in order, in as few statements as fit. */
+  #log(logged: readonly SQLInputValue[]): void {
+    const rows = logged.length / 2;
+    for (let done = 0; done < rows; ) {
+      const count = chunkSize(rows - done, MAX_LOG_ROWS);
+      const statement = this.#s.logInlinks(count);
+      if (count === rows) statement.run(...logged);
+      else statement.run(...logged.slice(done * 2, (done + count) * 2));
+      done += count;
+    }
+    this.#logged += rows;
   }
 
   /** Adds the logged in-links to their URLs' rows and empties the log (in the caller's transaction). */
@@ -274,11 +315,9 @@ export class SqliteQueue {
       if (out.length >= limit) break;
       const { origin, gap } = host;
       const want = gap > 0 ? 1 : limit - out.length;
-      const heads = this.#s.heads.all(origin, want);
-      for (const head of heads) {
-        const row = this.#s.markInFlight.get(head['id'] as number) as unknown as TakenRow;
-        out.push(toTakenItem(row));
-      }
+      const heads = this.#s.takeHeads.all(origin, want) as unknown as TakenRow[];
+      if (heads.length > 1) heads.sort(compareTaken);
+      for (let i = 0; i < heads.length; i++) out.push(toTakenItem(heads[i] as TakenRow));
       if (heads.length > 0) {
         hosts.queue(origin, -heads.length);
         hosts.book(origin, now);
@@ -305,50 +344,4 @@ export class SqliteQueue {
   snapshot(): FrontierCounts {
     return { ...this.counts };
   }
-}
-
-/**
- * The rows of one insert call for one URL: its first row, and the marks and counts of all
- * of them (the first's included), which are what a known row is raised by and a new row
- * starts with.
- */
-interface PendingRow {
-  readonly row: InsertValues;
-  /** The largest of every row's. */
-  linked: number;
-  inSitemap: number;
-  /** The sums of every row's (uncapped: the log keeps them so). */
-  inlinks: number;
-  sitemaps: number;
-  /** The first row's, else the first of the later rows'. */
-  lastmod: string | null;
-  /** What the upsert returned for it; null when it wrote nothing. */
-  written: WrittenRow | null;
-  /** Known linked (no upsert ran for it). */
-  remembered: boolean;
-}
-
-/** `key, id, linked, inlinks` of a row the upsert inserted or changed. */
-type WrittenRow = [key: string, id: number, linked: number, inlinks: number];
-
-/** Rows in the next statement: the largest power of two up to the rows left and the most. */
-function chunkSize(left: number): number {
-  let size = MAX_UPSERT_ROWS;
-  while (size > left) size >>= 1;
-  return size;
-}
-
-/**
- * A URL's values for the upsert: its first row's, with the marks and counts of all its rows.
- * As the insert of the first row followed by the update with the later rows' marks was:
- * that update changed a new row exactly when a later row raised `linked` or `in_sitemap` or
- * carried in-links or a sitemap entry (a row carries at most one in-link, below the cap),
- * and then to these values; when it did not, these values are the first row's. For a
- * known row the in-links added are capped: min(a + min(n, cap), cap) = min(a + n, cap).
- */
-function pushUpsertValues(values: SQLInputValue[], marks: PendingRow): void {
-  const { row } = marks;
-  values.push(row[0], row[1], row[2], row[3], row[4], row[5], row[6], marks.linked);
-  values.push(marks.inSitemap, row[9], Math.min(marks.inlinks, MAX_COUNTED_INLINKS));
-  values.push(marks.sitemaps, marks.lastmod);
 }

@@ -18,10 +18,17 @@ export interface TakenRow {
 
 /** Most rows of one {@link Statements.upsert} statement (13 bound values each). */
 export const MAX_UPSERT_ROWS = 64;
+/** Most rows of one {@link Statements.logInlinks} statement (2 bound values each). */
+export const MAX_LOG_ROWS = 256;
 
 /** The columns of an inserted row, in the order of `InsertValues` (sqlite-rows.ts). */
 const INSERT_COLUMNS =
   'key, url, origin, kind, priority, depth, via, linked, in_sitemap, redirects, inlinks, sitemaps, sitemap_lastmod';
+
+/** The order `takeHeads` picks its rows in: `ORDER BY priority, depth, id`. */
+export function compareTaken(a: TakenRow, b: TakenRow): number {
+  return a.priority - b.priority || a.depth - b.depth || a.id - b.id;
+}
 
 /** A done item and its result. */
 export interface ResultRow {
@@ -52,13 +59,15 @@ export interface ResultRow {
 export class Statements {
   /** {@link upsert}'s statements by row count, prepared on first use. */
   readonly #upserts = new Map<number, StatementSync>();
+  /** {@link logInlinks}' statements by row count, prepared on first use. */
+  readonly #logs = new Map<number, StatementSync>();
   readonly #db: DatabaseSync;
   /**
-   * In-links to known URLs whose rows nothing else changes, appended to a log instead of
-   * raising `urls.inlinks` in place (see `SqliteQueue.insert`): a JSON array of
-   * `[key, in-links]` pairs, one statement per call.
+   * A step's transaction: prepared once, as a step runs thousands of them (`exec` compiled
+   * the text every time).
    */
-  readonly logInlinks: StatementSync;
+  readonly begin: StatementSync;
+  readonly commit: StatementSync;
   /** Adds the logged in-links to their rows (capped); returns the rows it changed. */
   readonly foldInlinks: StatementSync;
   readonly clearInlinkLog: StatementSync;
@@ -67,9 +76,12 @@ export class Statements {
   readonly maxId: StatementSync;
   /** Held items whose time has come go back to the queue (index urls_held). */
   readonly requeueDue: StatementSync;
-  /** The best queued items of one origin: one seek in urls_queue, then its next entries. */
-  readonly heads: StatementSync;
-  readonly markInFlight: StatementSync;
+  /**
+   * Puts the best queued items of one origin in flight (one seek in urls_queue, then its next
+   * entries) and returns them, in no promised order: the caller sorts them by
+   * {@link compareTaken}. One statement per host, not one more per item.
+   */
+  readonly takeHeads: StatementSync;
   /** Records a result, fenced by the attempt: changes is 0 when the lease was not this one. */
   readonly complete: StatementSync;
   /** Puts an item back, fenced like {@link complete}; returns its origin. */
@@ -96,9 +108,8 @@ export class Statements {
 
   constructor(db: DatabaseSync) {
     this.#db = db;
-    this.logInlinks = db.prepare(
-      'INSERT INTO inlink_log (key, n) SELECT value ->> 0, value ->> 1 FROM json_each(?)',
-    );
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
     this.foldInlinks = db.prepare(
       `UPDATE urls SET inlinks = min(urls.inlinks + logged.n, ${MAX_COUNTED_INLINKS})
        FROM (SELECT key, sum(n) AS n FROM inlink_log GROUP BY key) AS logged
@@ -112,12 +123,10 @@ export class Statements {
       `UPDATE urls SET state = ${QUEUED}, not_before = NULL
        WHERE state = ${HELD} AND not_before <= ?`,
     );
-    this.heads = db.prepare(
-      `SELECT id FROM urls WHERE state = ${QUEUED} AND origin = ?
-       ORDER BY priority, depth, id LIMIT ?`,
-    );
-    this.markInFlight = db.prepare(
-      `UPDATE urls SET state = ${IN_FLIGHT}, attempts = attempts + 1 WHERE id = ?
+    this.takeHeads = db.prepare(
+      `UPDATE urls SET state = ${IN_FLIGHT}, attempts = attempts + 1
+       WHERE id IN (SELECT id FROM urls WHERE state = ${QUEUED} AND origin = ?
+         ORDER BY priority, depth, id LIMIT ?)
        RETURNING id, coalesce(url, key) AS url, origin, kind, priority, depth, via, attempts,
          redirects`,
     );
@@ -180,6 +189,23 @@ export class Statements {
    * of every row inserted or changed, in no promised order. The keys of one call must be
    * distinct.
    */
+  /**
+   * The statement that appends `count` rows to `inlink_log`, each `key, in-links`: in-links
+   * to known URLs whose rows nothing else changes, logged instead of raising `urls.inlinks`
+   * in place (see `SqliteQueue.insert`). `count` a power of two up to {@link MAX_LOG_ROWS};
+   * rows are appended in the order given. Bound values, not a JSON text read by
+   * `json_each`: nothing to build or parse per pair.
+   */
+  logInlinks(count: number): StatementSync {
+    let statement = this.#logs.get(count);
+    if (statement === undefined) {
+      const rows = Array.from({ length: count }, () => '(?, ?)').join(', ');
+      statement = this.#db.prepare(`INSERT INTO inlink_log (key, n) VALUES ${rows}`);
+      this.#logs.set(count, statement);
+    }
+    return statement;
+  }
+
   upsert(count: number): StatementSync {
     let statement = this.#upserts.get(count);
     if (statement === undefined) {

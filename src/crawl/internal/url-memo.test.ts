@@ -6,7 +6,13 @@ import { seededRandom } from '../../test-support/seeded-random.ts';
 import { normalizeUrl, originOf, pathFilter, sameSite } from '../../url/index.ts';
 import { defaultNormalizeUrl } from './crawl-state-input.ts';
 import { memoizedResolver, resolveUrl } from './html-urls.ts';
-import { MEMO_ENTRIES, memoByAuthority, memoByString, plainAuthorityEnd } from './url-memo.ts';
+import {
+  keepingNormalUrls,
+  MEMO_ENTRIES,
+  memoByAuthority,
+  memoByString,
+  plainAuthorityEnd,
+} from './url-memo.ts';
 
 const URLS = [
   'https://example.com/',
@@ -78,6 +84,30 @@ describe('memoByAuthority', () => {
     });
   }
 
+  for (const [name, full] of questions) {
+    test(`${name}: the last authority asked answers the URLs that start with it, and only those`, () => {
+      const memo = memoByAuthority(full);
+      const near = [
+        'https://example.com/',
+        'https://example.com.evil/',
+        'https://example.com:444/',
+        'https://example.co/',
+        'http://example.com/',
+        'https://www.example.com/',
+        'https://example.com/../x',
+        'https://example.com//other.example/',
+        'https://example.com/\\other.example/',
+        'https://sub.example.com/',
+        'https://example.com@other.example/',
+      ];
+      for (const url of [...near, ...near.toReversed(), ...URLS, ...generatedUrls(1500)]) {
+        for (const suffix of ['', 'x', '/../y', '\\z?q#f', '.evil/', ':1/']) {
+          assert.deepEqual(memo(`${url}${suffix}`), full(`${url}${suffix}`), `${url}${suffix}`);
+        }
+      }
+    });
+  }
+
   test('only a plain lowercase authority before a slash is shared', () => {
     assert.equal(plainAuthorityEnd('https://example.com/a'), 'https://example.com'.length);
     assert.equal(plainAuthorityEnd('http://example.com:8080/'), 'http://example.com:8080'.length);
@@ -126,6 +156,115 @@ describe('memoByString', () => {
       assert.equal(memo(url), expected, url);
       assert.equal(memo(url), expected, url);
     }
+  });
+});
+
+describe('keepingNormalUrls', () => {
+  /** URLs at the edge of "already normal": authorities and paths WHATWG rewrites, or not. */
+  const EDGE = [
+    'http://a.example/',
+    'http://a.example',
+    'http://a.example/?',
+    'http://a.example/x?y=./z',
+    'http://a.example/a/./b',
+    'http://a.example/a/../b',
+    'http://a.example/a/.',
+    'http://a.example/a/..',
+    'http://a.example/.well-known/x',
+    'http://a.example/a/%2e%2e/b',
+    'http://a.example/%41',
+    "http://a.example/a'b",
+    "http://a.example/?a'b",
+    'http://a.example/a b',
+    'http://a.example/a|b{c}^`"<>',
+    'http://a.example/x#f',
+    'http://a.example/x?y#',
+    'http://a.example/\\x',
+    'http://a.example/é',
+    'http://a.example/~!$&()*+,;=:@-._/?~!$&()*+,;=:@-._/?',
+    'http://A.example/',
+    'http://a.example:80/',
+    'https://a.example:443/x',
+    'https://a.example:80/x',
+    'http://a.example:8080/x',
+    'http://a.example:08080/x',
+    'http://a.example:/x',
+    'http://127.1/x',
+    'http://127.0.0.1/x',
+    'http://127.0.0.01/x',
+    'http://1.2.3.4.5/x',
+    'http://0x7f.0.0.1/x',
+    'http://256.0.0.1/x',
+    'http://999999999999/x',
+    'http://a.example./x',
+    'http://a..example/x',
+    'http://.a.example/x',
+    'http://xn--a/x',
+    'http://xn--bcher-kva.example/x',
+    'http://-a.example/x',
+    'http://a:b/x',
+    'http://a.example:99999/x',
+    'http://a.example:1:2/x',
+    'http://user@a.example/x',
+    'ftp://a.example/x',
+    'not a url',
+    '',
+  ];
+
+  test("the crawl state's default key: the same keys, and the same throws", () => {
+    const key = keepingNormalUrls(memoByString(defaultNormalizeUrl));
+    const random = seededRandom(14);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      '-',
+      '.',
+      '..',
+      '/',
+      '?',
+      '=',
+      '&',
+      '%2e',
+      "'",
+      '~',
+      ':',
+      '@',
+      '#',
+      ' ',
+      '\\',
+      'é',
+    ];
+    const generated = Array.from({ length: 3000 }, () => {
+      let path = '/';
+      for (let i = Math.floor(random() * 8); i > 0; i--) path += pick(pieces);
+      return `${pick(['http://a.example', 'https://b.example:8443', 'http://127.0.0.1:9', 'http://A.example', 'http://c.example:80'])}${path}`;
+    });
+    for (const url of [...EDGE, ...URLS, ...generatedUrls(2000), ...generated, ...EDGE]) {
+      let expected: string;
+      try {
+        expected = defaultNormalizeUrl(url);
+      } catch (error) {
+        assert.throws(() => key(url), { message: (error as Error).message }, url);
+        continue;
+      }
+      assert.equal(key(url), expected, url);
+      assert.equal(key(url), expected, url);
+    }
+  });
+
+  test('a URL in its normal form is given back without asking the key', () => {
+    let asked = 0;
+    const key = keepingNormalUrls((url) => {
+      asked++;
+      return defaultNormalizeUrl(url);
+    });
+    assert.equal(key('http://a.example/x/y?z=1'), 'http://a.example/x/y?z=1');
+    assert.equal(key('http://a.example/x/y?z=2'), 'http://a.example/x/y?z=2');
+    assert.equal(asked, 0);
+    assert.equal(key('http://a.example/x/../y'), 'http://a.example/y');
+    assert.equal(asked, 1);
   });
 });
 

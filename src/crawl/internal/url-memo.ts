@@ -4,6 +4,8 @@
 // WHATWG parse per question per link was a fifth of the crawl's CPU. These memos answer
 // repeats from a bounded map and leave everything else to the full function, unchanged.
 
+import { isPlainPathAt } from './html-urls.ts';
+
 /** Most entries a memo keeps; when full it starts again empty (cheap, and bounded). */
 export const MEMO_ENTRIES = 256;
 
@@ -35,16 +37,26 @@ export function plainAuthorityEnd(url: string): number {
  */
 export function memoByAuthority<T>(answer: (url: string) => T): (url: string) => T {
   const memo = new Map<string, T>();
+  // The last authority asked about, and its answer: nearly every link of a site has the same
+  // one. A URL that starts with it has that plain authority (its `/` is the first one after
+  // the scheme), so neither the scan, nor a slice, nor a hash of one is needed.
+  let lastAuthority = '';
+  let lastValue: T | undefined;
   return (url) => {
+    if (lastAuthority !== '' && url.startsWith(lastAuthority)) return lastValue as T;
     const end = plainAuthorityEnd(url);
     if (end < 0) return answer(url);
-    const authority = url.slice(0, end + 1);
-    const known = memo.get(authority);
-    if (known !== undefined || memo.has(authority)) return known as T;
-    const value = answer(authority);
-    if (memo.size >= MEMO_ENTRIES) memo.clear();
-    memo.set(authority, value);
-    return value;
+    // A copy: a slice would keep the whole URL (and what it was cut from) alive.
+    const authority = ` ${url.slice(0, end + 1)}`.slice(1);
+    let value = memo.get(authority);
+    if (value === undefined && !memo.has(authority)) {
+      value = answer(authority);
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
+      memo.set(authority, value);
+    }
+    lastAuthority = authority;
+    lastValue = value;
+    return value as T;
   };
 }
 
@@ -58,5 +70,24 @@ export function memoByString<T>(answer: (input: string) => T): (input: string) =
     if (memo.size >= MEMO_ENTRIES) memo.clear();
     memo.set(input, value);
     return value;
+  };
+}
+
+/**
+ * `key` (the crawl state's dedupe key of a URL, a WHATWG serialisation without fragment)
+ * with a URL that is already in that form given back as it is, without a parse: `http(s)://`,
+ * a plain authority (see {@link plainAuthorityEnd}) that WHATWG serialises to itself (lowercase,
+ * no default port, canonical IPv4: asked once per authority), then a path and query of
+ * characters WHATWG keeps as written and no `.` segment (see `isPlainPathAt`). The links the
+ * crawler hands over are mostly such (it normalised them already). Anything else goes to `key`.
+ */
+export function keepingNormalUrls(key: (url: string) => string): (url: string) => string {
+  const canonical = memoByAuthority((authority) => URL.parse(authority)?.href === authority);
+  return (url) => {
+    if (typeof url === 'string') {
+      const end = plainAuthorityEnd(url);
+      if (end >= 0 && isPlainPathAt(url, end) && canonical(url)) return url;
+    }
+    return key(url);
   };
 }

@@ -49,6 +49,47 @@ const MATH = 2;
 const NO_VALUES: readonly (string | undefined)[] = [];
 
 /**
+ * Lowercase tag and attribute names met so far, by a hash of their characters: a page names
+ * the same few dozen again and again, and slicing and lowercasing each one was a string or
+ * two per tag. Shared by every scanner (names only, copied: no page text is kept); bounded.
+ */
+const NAMES = new Map<number, string>();
+const MAX_NAMES = 1024;
+const MAX_NAME_LENGTH = 32;
+
+/**
+ * `text.slice(from, to).toLowerCase()` without allocating when that name is in
+ * {@link NAMES}. Only ASCII names are looked up (for them toLowerCase is A-Z to a-z); a
+ * remembered name is compared character by character, so a hash collision costs the
+ * slice, never a wrong name.
+ */
+function lowerName(text: string, from: number, to: number): string {
+  if (to - from > MAX_NAME_LENGTH) return text.slice(from, to).toLowerCase();
+  let hash = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return text.slice(from, to).toLowerCase();
+    // Kept in V8's small-integer range, so the key is never a boxed number.
+    hash = (Math.imul(hash, 31) + (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)) & 0x3fffffff;
+  }
+  const known = NAMES.get(hash);
+  if (known !== undefined && sameLowerName(text, from, to, known)) return known;
+  const name = text.slice(from, to).toLowerCase();
+  if (known === undefined && NAMES.size < MAX_NAMES) NAMES.set(hash, ` ${name}`.slice(1));
+  return name;
+}
+
+/** True when the ASCII `text.slice(from, to)`, lowercased, is `name`. */
+function sameLowerName(text: string, from: number, to: number, name: string): boolean {
+  if (name.length !== to - from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name.charCodeAt(i - from)) return false;
+  }
+  return true;
+}
+
+/**
  * A push scanner of HTML text: `write()` chunks of text, then `end()`. It reports opening
  * and closing elements exactly as htmlparser2's Parser reports them (HTML mode, default
  * options), with only the asked-for attributes. Total: never throws on input.
@@ -154,7 +195,7 @@ export class HtmlTagScanner implements TokenizerCallbacks {
       this.#release(start);
       return;
     }
-    const index = wanted.indexOf(this.#slice(start, endIndex).toLowerCase());
+    const index = wanted.indexOf(this.#lowerName(start, endIndex));
     if (index !== -1 && this.#values[index] === undefined) this.#attribute = index;
     this.#syncDecoding();
   }
@@ -203,7 +244,7 @@ export class HtmlTagScanner implements TokenizerCallbacks {
   }
 
   #readTagName(start: number, endIndex: number): string {
-    const name = this.#slice(start, endIndex).toLowerCase();
+    const name = this.#lowerName(start, endIndex);
     const context = this.#foreignContext[this.#foreignContext.length - 1];
     if (context === SVG) return svgTagNameAdjustments.get(name) ?? name;
     if (context === NONE) return name === 'image' ? 'img' : name;
@@ -268,6 +309,16 @@ export class HtmlTagScanner implements TokenizerCallbacks {
 
   #top(): string {
     return this.#stack[this.#stack.length - 1] as string;
+  }
+
+  /** `#slice(start, end).toLowerCase()`, from {@link NAMES} when it can (not across chunks). */
+  #lowerName(start: number, end: number): string {
+    if (start === end) return '';
+    this.#release(start);
+    const buffer = this.#buffers[0] as string;
+    const to = end - this.#bufferOffset;
+    if (to > buffer.length) return this.#slice(start, end).toLowerCase();
+    return lowerName(buffer, start - this.#bufferOffset, to);
   }
 
   /** Parser's getSlice: the text from `start` to `end`, across chunks. */
