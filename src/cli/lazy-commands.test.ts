@@ -77,6 +77,14 @@ describe('commands load when they run', () => {
     }
   });
 
+  test('the crawl command loads the report and the site server only when asked for', () => {
+    const loaded = foldersLoadedBy(['crawl', '--help']);
+    assert.ok(loaded.includes('crawl'), loaded.join());
+    for (const folder of ['report', 'site']) {
+      assert.ok(!loaded.includes(folder), `${folder} loaded: ${loaded.join()}`);
+    }
+  });
+
   test('reading a sitemap file loads neither the HTTP client nor the other sitemap commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'waymark-lazy-'));
     try {

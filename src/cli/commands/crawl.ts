@@ -6,12 +6,11 @@ import {
   crawl,
 } from '../../crawl/index.ts';
 import { MAX_WORKER_TIMEOUT_MS } from '../../crawl/internal/crawl-defaults.ts';
-import { writeReportFile } from '../../report/index.ts';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
 import { printable } from '../../shared/printable.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { type SiteServer, startSiteServer } from '../../site/index.ts';
+import type { SiteServer } from '../../site/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { checkOutputPlace, outputFormat, writeCrawlOutput } from '../internal/crawl-output.ts';
 import { CrawlProgress } from '../internal/crawl-progress.ts';
@@ -198,6 +197,9 @@ export const crawlCommand: CliCommand = {
     let served: SiteServer | null = null;
     try {
       if (values.serve !== undefined) {
+        // The site server and the report are loaded only when asked for: a plain crawl
+        // keeps their code (~8 MB of peak RSS) out of its process.
+        const { startSiteServer } = await import('../../site/index.ts');
         served = await startSiteServer({ root: values.serve, port: 0 });
       }
       const start =
@@ -286,6 +288,7 @@ export const crawlCommand: CliCommand = {
         options = {
           ...options,
           report: async (state, summary) => {
+            const { writeReportFile } = await import('../../report/index.ts');
             await writeReportFile(state, path, { summary, generator: `waymark ${io.version}` });
             reportWritten = true;
           },

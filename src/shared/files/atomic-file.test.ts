@@ -62,6 +62,44 @@ describe('writeFileAtomically', () => {
     assert.equal(gunzipSync(await readFile(join(dir, 'a.gz'))).toString(), [...big()].join(''));
   });
 
+  test('many small chunks, strings and bytes mixed, come out exactly, plain and gzipped', async () => {
+    const dir = await freshDir();
+    // Several times the gathering size; UTF-8 sequences split between byte chunks, and
+    // strings of multi-byte characters between them.
+    const chunks: (string | Uint8Array)[] = [];
+    const euro = Buffer.from('€');
+    for (let i = 0; i < 30_000; i++) {
+      if (i % 3 === 0) chunks.push(`<url>${i}é€😀</url>\n`);
+      else if (i % 3 === 1) chunks.push(euro.subarray(0, 2));
+      else chunks.push(Buffer.concat([euro.subarray(2), Buffer.from(`${i}`)]));
+    }
+    const expected = Buffer.concat(
+      chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)),
+    );
+    await writeFileAtomically(join(dir, 'mixed.txt'), chunks);
+    assert.deepEqual(await readFile(join(dir, 'mixed.txt')), expected);
+    await writeFileAtomically(join(dir, 'mixed.gz'), chunks, { gzip: true });
+    assert.deepEqual(gunzipSync(await readFile(join(dir, 'mixed.gz'))), expected);
+    const strings = chunks.filter((chunk) => typeof chunk === 'string');
+    await writeFileAtomically(join(dir, 'strings.txt'), strings);
+    assert.equal(await readFile(join(dir, 'strings.txt'), 'utf8'), strings.join(''));
+  });
+
+  test('a producer that reuses its buffer after each chunk is written as it was', async () => {
+    const dir = await freshDir();
+    const reused = new Uint8Array(10);
+    async function* counting(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 20_000; i++) {
+        reused.fill(48 + (i % 10));
+        yield reused;
+      }
+    }
+    await writeFileAtomically(join(dir, 'reused.txt'), counting());
+    const text = await readFile(join(dir, 'reused.txt'), 'latin1');
+    const expected = Array.from({ length: 20_000 }, (_, i) => String(i % 10).repeat(10)).join('');
+    assert.equal(text, expected);
+  });
+
   test('writes through symbolic links (two of them, one relative) and keeps them', async () => {
     const dir = await freshDir();
     await mkdir(join(dir, 'real'));

@@ -80,8 +80,26 @@ export class AtomicFile {
     try {
       await this.#keepOwnerAndMode(handle);
       const sink = async (data: AsyncIterable<string | Uint8Array>): Promise<void> => {
-        // writeFile, unlike write, loops until the whole chunk is written.
-        for await (const chunk of data) await handle.writeFile(chunk);
+        // Writers yield small chunks (a sitemap's <url> elements, gzip's output): written one
+        // by one, the write calls were ~2% of a whole crawl's CPU. They are copied into one
+        // buffer and written when it is full. Copied at once, not held, as a producer may
+        // reuse its buffer once it resumes. writeFile, unlike write, loops until all is written.
+        const gathered = Buffer.allocUnsafe(GATHERED_BYTES);
+        let used = 0;
+        for await (const chunk of data) {
+          const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+          if (used + bytes > GATHERED_BYTES && used > 0) {
+            await handle.writeFile(gathered.subarray(0, used));
+            used = 0;
+          }
+          if (bytes >= GATHERED_BYTES) await handle.writeFile(chunk);
+          else if (typeof chunk === 'string') used += gathered.write(chunk, used);
+          else {
+            gathered.set(chunk, used);
+            used += bytes;
+          }
+        }
+        if (used > 0) await handle.writeFile(gathered.subarray(0, used));
       };
       try {
         if (options.gzip === true) await pipeline(source(), createGzip(), sink);
@@ -238,3 +256,6 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
     'syscall' in error
   );
 }
+
+/** The most written per write call, but for a larger chunk written as it is. */
+const GATHERED_BYTES = 64 * 1024;
