@@ -13,6 +13,33 @@
  * ```
  */
 export function pathForMatching(url: string): string {
+  const scheme = url.startsWith('https://') ? 8 : url.startsWith('http://') ? 7 : 0;
+  return scheme > 0 ? pathOfHttpUrl(url, scheme) : pathOfAnyUrl(url);
+}
+
+/**
+ * {@link pathForMatching} for a URL known to start `http://` or `https://` (almost every
+ * check), in one pass over its short authority and two native searches of the rest, where the
+ * general case searches the whole URL about nine times. `authorityStart` is just after `//`.
+ */
+function pathOfHttpUrl(url: string, authorityStart: number): string {
+  let pathStart = authorityStart;
+  for (; pathStart < url.length; pathStart++) {
+    const c = url.charCodeAt(pathStart);
+    if (c === 0x2f || c === 0x3f || c === 0x3b) break; // `/`, `?`, `;`: the path begins
+    if (c === 0x23 || c === 0) return '/'; // a fragment or the end (NUL) before any path
+  }
+  if (pathStart === url.length) return '/';
+  let pathEnd = url.indexOf('#', pathStart);
+  if (pathEnd < 0) pathEnd = url.length;
+  const nul = url.indexOf('\0', pathStart);
+  if (nul >= 0 && nul < pathEnd) pathEnd = nul;
+  const path = url.slice(pathStart, pathEnd);
+  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+}
+
+/** {@link pathForMatching} for any other URL or path, step by step as Google's does it. */
+export function pathOfAnyUrl(url: string): string {
   const nul = url.indexOf('\0');
   if (nul >= 0) url = url.slice(0, nul);
   const searchStart = url.startsWith('//') ? 2 : 0;
