@@ -100,6 +100,21 @@ describe('writeFileAtomically', () => {
     assert.equal(text, expected);
   });
 
+  test('other views (a Uint16Array, a DataView) are written as their bytes', async () => {
+    const dir = await freshDir();
+    const wide = new Uint16Array([0x4142, 0x4344]);
+    const view = new DataView(new ArrayBuffer(4));
+    view.setUint32(0, 0x31323334);
+    const chunks = ['x', wide, view] as unknown as Uint8Array[];
+    await writeFileAtomically(join(dir, 'views.bin'), chunks);
+    const expected = Buffer.concat([
+      Buffer.from('x'),
+      Buffer.from(wide.buffer, wide.byteOffset, wide.byteLength),
+      Buffer.from(view.buffer, view.byteOffset, view.byteLength),
+    ]);
+    assert.deepEqual(await readFile(join(dir, 'views.bin')), expected);
+  });
+
   test('writes through symbolic links (two of them, one relative) and keeps them', async () => {
     const dir = await freshDir();
     await mkdir(join(dir, 'real'));

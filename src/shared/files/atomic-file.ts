@@ -86,7 +86,10 @@ export class AtomicFile {
         // reuse its buffer once it resumes. writeFile, unlike write, loops until all is written.
         const gathered = Buffer.allocUnsafe(GATHERED_BYTES);
         let used = 0;
-        for await (const chunk of data) {
+        for await (const given of data) {
+          // Bytes of any view a JavaScript caller passes (a Uint16Array, a DataView), as
+          // writeFile would write them, not its elements.
+          const chunk = typeof given === 'string' ? given : asBytes(given);
           const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
           if (used + bytes > GATHERED_BYTES && used > 0) {
             await handle.writeFile(gathered.subarray(0, used));
@@ -259,3 +262,10 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
 
 /** The most written per write call, but for a larger chunk written as it is. */
 const GATHERED_BYTES = 64 * 1024;
+
+/** The bytes of `view`, whatever kind of view it is. */
+function asBytes(view: ArrayBufferView): Uint8Array {
+  return view instanceof Uint8Array
+    ? view
+    : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}

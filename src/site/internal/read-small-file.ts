@@ -47,16 +47,16 @@ export async function readSmallFile(
     if (!stat.isFile()) return notAFile(stat);
     if (stat.size > maxBytes) return tooLarge(stat, maxBytes);
     // Read to the end, not to the size: a file written meanwhile may have grown. A read that
-    // fills less than it was offered, once the size seen by fstat is in, has met the end: no
-    // read more to hear it (one system call fewer per sidecar). A short read before that
-    // size (some network or FUSE file systems) reads on, as before.
+    // fills less than it was offered, exactly at the size fstat saw, has met the end: no read
+    // more to hear it (one system call fewer per sidecar). Otherwise read on: procfs reports
+    // size 0 and some FUSE mounts a wrong size, and both return short reads mid-file.
     const reading = new Growing(stat.size, maxBytes);
     for (;;) {
       const { buffer, offset, room } = reading.space();
       const { bytesRead } = await handle.read(buffer, offset, room, offset);
       if (bytesRead === 0) break;
       if (!reading.add(bytesRead)) return tooLarge(stat, maxBytes);
-      if (bytesRead < room && reading.length >= stat.size) break;
+      if (bytesRead < room && stat.size > 0 && reading.length === stat.size) break;
     }
     return { ok: true, text: reading.text(), stat };
   } catch (error) {
@@ -84,7 +84,7 @@ export function readSmallFileSync(path: string, maxBytes: number, followLinks: b
       const bytesRead = readSync(fd, buffer, offset, room, offset);
       if (bytesRead === 0) break;
       if (!reading.add(bytesRead)) return tooLarge(stat, maxBytes);
-      if (bytesRead < room && reading.length >= stat.size) break;
+      if (bytesRead < room && stat.size > 0 && reading.length === stat.size) break;
     }
     return { ok: true, text: reading.text(), stat };
   } catch (error) {
