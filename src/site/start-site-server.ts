@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeHttp } from '../shared/node/http-modules.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import {
   createSiteHandler,
@@ -40,7 +40,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   const handler = createSiteHandler({ ...rest, serveDocuments: true });
   // Fail before listening when the root or its config cannot be read.
   await handler.diagnostics();
-  const server = createServer(toNodeListener(handler));
+  const server = nodeHttp().createServer(toNodeListener(handler));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

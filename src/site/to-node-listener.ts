@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Answer } from './internal/answer.ts';
+import { type Answer, isResponse } from './internal/answer.ts';
 import { BufferPool } from './internal/buffer-pool.ts';
 import { type ChunkSource, takeChunkSource, takeText } from './internal/chunked-body.ts';
 import { RawHeaders, RESPOND_LIGHT, type RespondLight } from './internal/light-request.ts';
@@ -85,12 +85,9 @@ async function serve(
     // waymark's own handler: the same answer without a `Request` (and its `Headers` and
     // signal) per request, for everything but documents.
     const answer = await light({ url, method, headers: new RawHeaders(req.rawHeaders) });
-    if (answer instanceof Response) {
-      await send(answer, method, res);
-      return;
-    }
     if (answer !== null) {
-      await sendAnswer(answer, method, res);
+      if (isResponse(answer)) await send(answer, method, res);
+      else await sendAnswer(answer, method, res);
       return;
     }
   }

@@ -12,10 +12,10 @@
 // versions and add a dependency. node:http's own `lookup` option needs neither.
 
 import { lookup as dnsLookup } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
+import { nodeHttp, nodeHttps } from '../../shared/node/http-modules.ts';
 import type { FetchFunction } from '../fetch-with-limits.ts';
 import { blockedAddressReason, isIpLiteral } from './address-policy.ts';
 import { decodersFor } from './content-decoders.ts';
@@ -40,15 +40,20 @@ export type AddressPolicy = (address: string) => string | null;
  * Connection pools, one pair per policy, so no socket opened under another check (or none)
  * is ever reused. Made on first use: importing waymark opens nothing. No proxy is used.
  */
-const pools = new WeakMap<AddressPolicy, { http: HttpAgent; https: HttpsAgent }>();
+const pools = new WeakMap<AddressPolicy, { http?: HttpAgent; https?: HttpAgent }>();
 
 function agentFor(policy: AddressPolicy, secure: boolean): HttpAgent {
   let pool = pools.get(policy);
   if (pool === undefined) {
-    pool = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+    pool = {};
     pools.set(policy, pool);
   }
-  return secure ? pool.https : pool.http;
+  if (secure) {
+    pool.https ??= new (nodeHttps().Agent)({ keepAlive: true });
+    return pool.https;
+  }
+  pool.http ??= new (nodeHttp().Agent)({ keepAlive: true });
+  return pool.http;
 }
 
 /**
@@ -107,7 +112,7 @@ export function addressCheckedFetch(policy: AddressPolicy): FetchFunction {
       const secure = target.protocol === 'https:';
       const headers = new Headers(init.headers);
       if (!headers.has('accept-encoding')) headers.set('accept-encoding', ACCEPT_ENCODING);
-      const request = (secure ? httpsRequest : httpRequest)(target, {
+      const request = (secure ? nodeHttps() : nodeHttp()).request(target, {
         method: init.method ?? 'GET',
         headers: Object.fromEntries(headers),
         agent: agentFor(policy, secure),

@@ -11,9 +11,10 @@
 // them (`TypeError: fetch failed`, `terminated` while reading the body), and a connection
 // the server closed named as undici names it, so a result's message and cause read the same.
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
+import { nodeHttp, nodeHttps } from '../../shared/node/http-modules.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { decodersFor } from './content-decoders.ts';
 import { Deadline } from './deadline.ts';
@@ -83,7 +84,7 @@ function send(
   return new Promise<IncomingMessage>((resolve, reject) => {
     const agent = agentFor(secure);
     const hostname = target.hostname;
-    const request = (secure ? httpsRequest : httpRequest)({
+    const request = (secure ? nodeHttps() : nodeHttp()).request({
       protocol: target.protocol,
       // node:http wants an IPv6 literal without its brackets.
       hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
@@ -108,10 +109,10 @@ function send(
 
 function agentFor(secure: boolean): HttpAgent {
   if (secure) {
-    httpsAgent ??= new HttpsAgent({ keepAlive: true });
+    httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true });
     return httpsAgent;
   }
-  httpAgent ??= new HttpAgent({ keepAlive: true });
+  httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true });
   return httpAgent;
 }
 

@@ -1,0 +1,21 @@
+// node:http and node:https as their module objects, taken when first needed instead of
+// imported.
+//
+// An ESM import of a built-in module reads every one of its exports to build the module's
+// namespace, and node:http exports getters (WebSocket, CloseEvent, MessageEvent) that load
+// Node's bundled undici: about 12 MB of resident memory and several ms in every process that
+// imports node:http, whether it ever opens a WebSocket or not (nodejs/node#59686).
+// `process.getBuiltinModule` hands over the module object and reads none of them. node:https
+// brings TLS and its crypto with it (about 5 MB more), so it is taken only for an https URL.
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+
+/** Node's `http` module. */
+export function nodeHttp(): typeof Http {
+  return process.getBuiltinModule('node:http');
+}
+
+/** Node's `https` module, loaded (with TLS) on the first call. */
+export function nodeHttps(): typeof Https {
+  return process.getBuiltinModule('node:https');
+}
