@@ -1,4 +1,16 @@
-import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+// The `yaml` library is taken on the first text that needs it, not when waymark/site is
+// imported: it is about 10 MB of resident memory once loaded, and a root whose sidecars are
+// all of the common form (see quickSidecar) and that has no waymark.site.yaml never needs
+// it. `require` because readYaml is synchronous; in Node, `import 'yaml'` loads this very
+// CommonJS build too (its "node" export), so both ways give the one instance.
+let library: typeof Yaml | null = null;
+function yaml(): typeof Yaml {
+  library ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return library;
+}
 
 /** Where in a YAML text something is: 1-based line and column. */
 export interface YamlPosition {
@@ -38,13 +50,14 @@ const START: YamlPosition = { line: 1, column: 1 };
  * the alias that caused them, so a caller can report file and line.
  */
 export function readYaml(text: string, options: ReadYamlOptions): YamlReading {
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const at = (offset: number | undefined): YamlPosition => {
     if (offset === undefined) return START;
     const pos = lines.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
-  let doc: ReturnType<typeof parseDocument>;
+  let doc: Yaml.Document.Parsed;
   try {
     doc = parseDocument(text, {
       schema: options.schema,
@@ -84,10 +97,11 @@ function unusable(...problems: YamlProblem[]): YamlReading {
  * The offset of the alias that made `toJS()` throw: the first one whose anchor is not set
  * before it, else the first alias at all (the expansion limit counts them together).
  */
-function culpritAlias(doc: ReturnType<typeof parseDocument>): number | undefined {
+function culpritAlias(doc: Yaml.Document.Parsed): number | undefined {
   const anchors = new Set<string>();
   let first: number | undefined;
   let unresolved: number | undefined;
+  const { isAlias, visit } = yaml();
   visit(doc, (_key, node) => {
     if (isAlias(node)) {
       const offset = node.range?.[0];

@@ -85,4 +85,17 @@ test('the quick reading agrees with the YAML reading, or steps aside', () => {
     quickSidecar('title: "Account (blog 3)"\nalias: blog/a-3\nnoindex: true\n'),
     null,
   );
+  // So do the common mistakes, reported as the YAML reading reports them.
+  const mistaken = 'title: "T"\nnoindex: perhaps\nid: xyz\naccess: private\n';
+  const read = quickSidecar(mistaken);
+  assert.deepEqual(read, parseSidecarYaml(mistaken));
+  assert.deepEqual(
+    read?.diagnostics.map((d) => [d.code, d.line]),
+    [
+      ['sidecar-id', 3],
+      ['sidecar-access', 4],
+      ['sidecar-noindex', 2],
+    ],
+  );
+  assert.equal(read?.broken, true);
 });

@@ -59,11 +59,10 @@ const ROLES_LINE =
 /**
  * The sidecars most roots hold (`title: "..."`, `alias: a/b`, `roles: [a, b]`, ...: known
  * keys, each once, with values that are plain words, double-quoted text without escapes or
- * a flow list of plain words)
- * read without the YAML library, which costs most of a cold start's CPU on a root of
- * 50,000 documents. Null for anything else, and for any value that would be a problem,
- * so that {@link parseSidecarYaml} reads it and reports where. Held to the same result by
- * a differential test.
+ * a flow list of plain words) read without the YAML library, which costs most of a cold
+ * start's CPU on a root of 50,000 documents. A wrong `id`, `access` or `noindex` in this form
+ * is reported here; null for anything else, so that {@link parseSidecarYaml} reads it and
+ * reports where. Held to the same result by a differential test.
  */
 export function quickSidecar(text: string): SidecarMeta | null {
   if (text.length > 4096) return null;
@@ -71,8 +70,11 @@ export function quickSidecar(text: string): SidecarMeta | null {
   if (lines[lines.length - 1] === '') lines.pop();
   if (lines.length === 0) return null;
   const seen: Record<string, string> = {};
+  /** The line of each key: in this form, a key starts its line. */
+  const lineOf: Record<string, number> = {};
   let roles: string[] | null = null;
-  for (const line of lines) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
     const list = ROLES_LINE.exec(line);
     if (list !== null) {
       if (roles !== null) return null;
@@ -84,24 +86,39 @@ export function quickSidecar(text: string): SidecarMeta | null {
     const key = match[1] as string;
     if (key in seen) return null;
     seen[key] = match[2] ?? (match[3] as string);
+    lineOf[key] = index + 1;
   }
-  const { id, alias, access, noindex, title } = seen;
-  if (id !== undefined && !HEX_ID.test(id)) return null;
-  if (access !== undefined && access !== 'public' && access !== 'restricted' && access !== 'deny')
-    return null;
-  if (noindex !== undefined && noindex !== 'true' && noindex !== 'false') return null;
+  let { id, access, noindex } = seen;
+  const { alias, title } = seen;
+  // A wrong value is reported as the YAML reading reports it (same code, message and key
+  // position, in the same order): a root whose sidecars are all of this form, mistakes
+  // included, never loads the YAML library (about 10 MB of resident memory).
+  const diagnostics: Diagnostic[] = [];
+  const error = (key: string, code: string, message: string): undefined => {
+    diagnostics.push({ code, severity: 'error', message, line: lineOf[key] ?? 1, column: 1 });
+    return undefined;
+  };
+  if (id !== undefined && !HEX_ID.test(id)) {
+    id = error('id', 'sidecar-id', 'id must be 4 to 64 hexadecimal digits');
+  }
+  if (access !== undefined && access !== 'public' && access !== 'restricted' && access !== 'deny') {
+    access = error('access', 'sidecar-access', 'access must be public, restricted or deny');
+  }
+  if (noindex !== undefined && noindex !== 'true' && noindex !== 'false') {
+    noindex = error('noindex', 'sidecar-noindex', 'noindex must be true or false');
+  }
   // Kept for as long as the document is: strings of their own, not slices that keep the
   // sidecar's whole text alive; the empty lists shared.
   return {
     id: id === undefined ? null : ownString(id.toLowerCase()),
     alias: alias === undefined ? null : ownString(alias),
-    access: access ?? 'public',
+    access: (access as PageAccess | undefined) ?? 'public',
     roles: roles ?? NO_SIDECAR.roles,
     noindex: noindex === 'true',
     title: title === undefined ? null : ownString(title),
     contentUsage: null,
-    broken: false,
-    diagnostics: NO_SIDECAR.diagnostics,
+    broken: diagnostics.length > 0,
+    diagnostics: diagnostics.length > 0 ? diagnostics : NO_SIDECAR.diagnostics,
   };
 }
 
