@@ -95,7 +95,8 @@ function setupsFor(listed: number): readonly Setup[] {
 
 interface Memory {
   readonly setup: string;
-  readonly server: 'live' | 'memory' | 'static';
+  /** `live, V8 defaults`: the same handler in a process that keeps V8's defaults. */
+  readonly server: 'live' | 'live, V8 defaults' | 'memory' | 'static';
   readonly atStart: ServerUsage;
   /** Once it has answered each path once (for the live handler: after its first scan). */
   readonly ready: ServerUsage;
@@ -124,7 +125,9 @@ try {
       `process: ${PLAN.connections} connections, keep-alive, no pipelining; per path ${PLAN.warmupS} s ` +
         `of warm-up each, then ${PLAN.durationS} s measured each, in ${PLAN.rounds} alternating rounds ` +
         '(live, memory, static, live, ...).',
-      '  live    createSiteHandler({ root, config }) through toNodeListener, on node:http',
+      '  live    createSiteHandler({ root, config }) through toNodeListener, on node:http, in a',
+      '          process with the V8 setting `waymark serve` makes for itself (see docs/site.md);',
+      "          then alone, the same in a process with V8's defaults (for memory and CPU only)",
       "  memory  node:http holding each path's bytes (saved from the live handler) in memory:",
       '          Content-Type, Content-Length, Last-Modified, ETag, one end(bytes); the reference',
       "  static  node:http serving each path's bytes from a file: stat, Content-Type,",
@@ -139,8 +142,11 @@ try {
   const memory: Memory[] = [];
   const notes: string[] = [];
   const colds: Cold[] = [];
+  const defaults: DefaultsRun[] = [];
   for (const [i, setup] of setups.entries()) {
-    measured.push(...(await runSetup(scripts, setup, i, content, { memory, notes, colds })));
+    measured.push(
+      ...(await runSetup(scripts, setup, i, content, { memory, notes, colds, defaults })),
+    );
   }
 
   console.log(
@@ -185,6 +191,7 @@ try {
       'each path has been answered (and compared) once, which for the live handler includes its ' +
       'first scan of the content root; then after every load run of its setup.',
   );
+  console.log(`\n${defaultsLines(measured, defaults).join('\n')}`);
   if (notes.length > 0) console.log(`\n${notes.join('\n')}`);
 
   if (PROFILE) await profileLive(scripts, setups);
@@ -210,6 +217,7 @@ interface Cold {
 
 interface Collected {
   readonly memory: Memory[];
+  readonly defaults: DefaultsRun[];
   readonly notes: string[];
   readonly colds: Cold[];
 }
@@ -222,7 +230,9 @@ async function runSetup(
   content: ContentSummary,
   collected: Collected,
 ): Promise<Measured[]> {
-  const live = track(await startLive(scripts, { root: contentDir, config: setup.config }));
+  const live = track(
+    await startLive(scripts, { root: contentDir, config: setup.config, v8: 'serve' }),
+  );
   const liveAtStart = await live.usage();
   const paths = setup.paths.map((p) => p.path);
   const first = await getRaw(`${live.origin}${paths[0]}`);
@@ -317,7 +327,67 @@ async function runSetup(
   await live.close();
   await held.close();
   await baseline.close();
+  collected.defaults.push(await runWithV8Defaults(scripts, setup, collected.memory));
   return results;
+}
+
+/** What a program with V8's defaults gets: the same handler, answers and load, alone. */
+interface DefaultsRun {
+  readonly setup: string;
+  /** Server CPU time per request under the load, by path. */
+  readonly cpuMsPerRequest: ReadonlyMap<string, number>;
+}
+
+/**
+ * The handler again in a process that keeps V8's defaults (no `waymark serve` flags): its
+ * cold start, its peak RSS once each path has been answered and after the same load on
+ * each path, and its CPU per request, for the memory table and the report lines.
+ */
+async function runWithV8Defaults(
+  scripts: ServerScripts,
+  setup: Setup,
+  memory: Memory[],
+): Promise<DefaultsRun> {
+  const live = track(
+    await startLive(scripts, { root: contentDir, config: setup.config, v8: 'defaults' }),
+  );
+  const atStart = await live.usage();
+  const paths = setup.paths.map((p) => p.path);
+  for (const path of paths) await getRaw(`${live.origin}${path}`);
+  const ready = await live.usage();
+  const cpuMsPerRequest = new Map<string, number>();
+  for (const path of paths) {
+    cpuMsPerRequest.set(path, (await measure(live, path, PLAN)).serverCpuMsPerRequest);
+  }
+  memory.push({
+    setup: setup.name,
+    server: 'live, V8 defaults',
+    atStart,
+    ready,
+    atEnd: await live.usage(),
+  });
+  await live.close();
+  return { setup: setup.name, cpuMsPerRequest };
+}
+
+/** CPU per request of the live handler with V8's defaults beside `waymark serve`'s setting. */
+function defaultsLines(measured: readonly Measured[], defaults: readonly DefaultsRun[]): string[] {
+  const lines = [
+    "CPU per request of the live handler with V8's defaults and with waymark serve's setting",
+    '(the same load on each path, the defaults run alone after the side-by-side rounds):',
+  ];
+  for (const run of defaults) {
+    for (const [path, cpuMs] of run.cpuMsPerRequest) {
+      const tuned = measured.find((m) => m.setup === run.setup && m.path === path);
+      if (tuned === undefined) continue;
+      const serve = tuned.live.serverCpuMsPerRequest;
+      lines.push(
+        `  ${run.setup}, ${path}: ${formatNumber(cpuMs, 3)} ms with the defaults, ` +
+          `${formatNumber(serve, 3)} ms with waymark serve's setting (${formatRatio(serve / cpuMs)})`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** One `Target: ... met|NOT met (...)` line per target of issue 14 for the site. */
@@ -335,6 +405,9 @@ function targetLines(
   const live = memory.filter((m) => m.server === 'live');
   const before = Math.max(...live.map((m) => m.ready.peakRss));
   const after = Math.max(...live.map((m) => m.atEnd.peakRss));
+  const untuned = memory.filter((m) => m.server === 'live, V8 defaults');
+  const untunedBefore = Math.max(...untuned.map((m) => m.ready.peakRss));
+  const untunedAfter = Math.max(...untuned.map((m) => m.atEnd.peakRss));
   const lines: string[] = [];
   // The issue's own measure: the full /sitemap.xml under the default limits.
   const full = judged.find((m) => m.path === '/sitemap.xml');
@@ -367,16 +440,23 @@ function targetLines(
   }
   lines.push(
     line(
-      `live peak RSS before the load runs <= ${formatMB(RSS_BEFORE_TARGET)}`,
+      `live peak RSS (waymark serve's V8 setting) before the load runs <= ${formatMB(RSS_BEFORE_TARGET)}`,
       before <= RSS_BEFORE_TARGET,
       `${formatMB(before)}, ${formatRatio(before / RSS_BEFORE_TARGET)} of the limit`,
     ),
     line(
-      `live peak RSS after the load runs <= ${formatMB(RSS_AFTER_TARGET)}`,
+      `live peak RSS (waymark serve's V8 setting) after the load runs <= ${formatMB(RSS_AFTER_TARGET)}`,
       after <= RSS_AFTER_TARGET,
       `${formatMB(after)}, ${formatRatio(after / RSS_AFTER_TARGET)} of the limit`,
     ),
   );
+  if (untuned.length > 0) {
+    lines.push(
+      `Reported, not judged: the same handler in a process with V8's defaults peaks at ` +
+        `${formatMB(untunedBefore)} before and ${formatMB(untunedAfter)} after the load ` +
+        `(a host program chooses its own V8 flags; docs/site.md says which one to set)`,
+    );
+  }
   return lines;
 }
 
@@ -409,7 +489,9 @@ async function profileLive(scripts: ServerScripts, setups: readonly Setup[]): Pr
   const dir = join(root, 'profile');
   mkdirSync(dir, { recursive: true });
   for (const [i, setup] of setups.entries()) {
-    const live = track(await startLive(scripts, { root: contentDir, config: setup.config }, true));
+    const live = track(
+      await startLive(scripts, { root: contentDir, config: setup.config, v8: 'serve' }, true),
+    );
     const judged = setup.paths.filter((p) => p.judged).map((p) => p.path);
     await getRaw(`${live.origin}${judged[0]}`);
     for (const path of judged)

@@ -3,10 +3,14 @@
 // script; the child calls `serveInChild` with its request listener, listens on 127.0.0.1
 // on an ephemeral port and answers the parent over IPC: its CPU time and peak memory so
 // far, a CPU profile of a stretch of its life on request, and `close`, after which it exits.
+//
+// node:http and node:child_process are taken with process.getBuiltinModule, not imported:
+// an ESM import of node:http also loads Node's bundled undici (about 12 MB of RSS,
+// nodejs/node#59686), which `waymark serve` does not load and which would be counted against
+// every server measured here; node:child_process is the parent's alone.
 
-import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { peakRssNow } from './peak-rss.ts';
 
@@ -47,10 +51,12 @@ type FromChild =
 /** Forks `script` with `task` (JSON in argv); resolves once it listens. */
 export function startServer(script: string, task: unknown): Promise<ServerHandle> {
   const started = performance.now();
-  const child = fork(script, [JSON.stringify(task)], {
-    execArgv: [],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = process
+    .getBuiltinModule('node:child_process')
+    .fork(script, [JSON.stringify(task)], {
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
   const usageWaiters: ((usage: ServerUsage) => void)[] = [];
   const doneWaiters: (() => void)[] = [];
   const command = (message: ToChild) =>
@@ -100,7 +106,7 @@ export async function serveInChild(
   listener: RequestListener,
   onClose: () => Promise<void> = async () => {},
 ): Promise<void> {
-  const server = createServer(listener);
+  const server = process.getBuiltinModule('node:http').createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
