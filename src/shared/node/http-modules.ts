@@ -10,12 +10,17 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 
+let http: typeof Http | null = null;
+let https: typeof Https | null = null;
+
 /** Node's `http` module. */
 export function nodeHttp(): typeof Http {
-  return process.getBuiltinModule('node:http');
+  http ??= process.getBuiltinModule('node:http');
+  return http;
 }
 
 /** Node's `https` module, loaded (with TLS) on the first call. */
 export function nodeHttps(): typeof Https {
-  return process.getBuiltinModule('node:https');
+  https ??= process.getBuiltinModule('node:https');
+  return https;
 }
