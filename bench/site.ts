@@ -340,8 +340,8 @@ interface DefaultsRun {
 
 /**
  * The handler again in a process that keeps V8's defaults (no `waymark serve` flags): its
- * cold start, its peak RSS once each path has been answered and after the same load on
- * each path, and its CPU per request, for the memory table and the report lines.
+ * peak RSS once each path has been answered and after the same load on each path, and its
+ * CPU per request, for the memory table and the report lines.
  */
 async function runWithV8Defaults(
   scripts: ServerScripts,

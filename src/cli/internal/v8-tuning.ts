@@ -20,10 +20,10 @@ import { setFlagsFromString } from 'node:v8';
 // `serve` builds its index of the content root in one go, and all of it survives: V8 takes
 // that for a program that needs a large young generation and grows it to 2 x 64 MiB, which
 // the process keeps. Kept at its starting size, the index is promoted to the old generation
-// as it is built. On 50,000 documents (bench/site.ts): peak RSS 145-149 MB instead of
-// 192-210 MB once /sitemap.xml has been answered, and 163 MB instead of 259-283 MB after the
-// load runs, for the same requests per second and 5-10% more CPU per request (smaller
-// collections, more often).
+// as it is built. On 50,000 documents (bench/site.ts, two runs): peak RSS 147-149 MB instead
+// of 196-200 MB once /sitemap.xml has been answered, and 174-178 MB instead of 265-272 MB
+// after the load runs, for about the same requests per second and up to 10% more CPU per
+// request (smaller collections, more often).
 const FLAGS_BY_COMMAND: Readonly<Record<string, readonly string[]>> = {
   crawl: ['--semi-space-growth-factor=1', '--heap-growing-percent=25', '--no-turbofan'],
   serve: ['--semi-space-growth-factor=1'],

@@ -88,31 +88,32 @@ export function quickSidecar(text: string): SidecarMeta | null {
     seen[key] = match[2] ?? (match[3] as string);
     lineOf[key] = index + 1;
   }
-  let { id, access, noindex } = seen;
-  const { alias, title } = seen;
+  const { id, access, noindex, alias, title } = seen;
   // A wrong value is reported as the YAML reading reports it (same code, message and key
-  // position, in the same order): a root whose sidecars are all of this form, mistakes
-  // included, never loads the YAML library (about 10 MB of resident memory).
+  // position, in the same order) and then left out: a root whose sidecars are all of this
+  // form, mistakes included, never loads the YAML library (about 10 MB of resident memory).
   const diagnostics: Diagnostic[] = [];
-  const error = (key: string, code: string, message: string): undefined => {
+  const error = (key: string, code: string, message: string): void => {
     diagnostics.push({ code, severity: 'error', message, line: lineOf[key] ?? 1, column: 1 });
-    return undefined;
   };
-  if (id !== undefined && !HEX_ID.test(id)) {
-    id = error('id', 'sidecar-id', 'id must be 4 to 64 hexadecimal digits');
+  const validId = id !== undefined && HEX_ID.test(id) ? id : null;
+  if (id !== undefined && validId === null) {
+    error('id', 'sidecar-id', 'id must be 4 to 64 hexadecimal digits');
   }
-  if (access !== undefined && access !== 'public' && access !== 'restricted' && access !== 'deny') {
-    access = error('access', 'sidecar-access', 'access must be public, restricted or deny');
+  const validAccess =
+    access === 'public' || access === 'restricted' || access === 'deny' ? access : null;
+  if (access !== undefined && validAccess === null) {
+    error('access', 'sidecar-access', 'access must be public, restricted or deny');
   }
   if (noindex !== undefined && noindex !== 'true' && noindex !== 'false') {
-    noindex = error('noindex', 'sidecar-noindex', 'noindex must be true or false');
+    error('noindex', 'sidecar-noindex', 'noindex must be true or false');
   }
   // Kept for as long as the document is: strings of their own, not slices that keep the
   // sidecar's whole text alive; the empty lists shared.
   return {
-    id: id === undefined ? null : ownString(id.toLowerCase()),
+    id: validId === null ? null : ownString(validId.toLowerCase()),
     alias: alias === undefined ? null : ownString(alias),
-    access: (access as PageAccess | undefined) ?? 'public',
+    access: validAccess ?? 'public',
     roles: roles ?? NO_SIDECAR.roles,
     noindex: noindex === 'true',
     title: title === undefined ? null : ownString(title),
