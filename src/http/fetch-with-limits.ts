@@ -1,6 +1,6 @@
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { checkLiteralHost, publicOnlyFetch } from './internal/address-checked-fetch.ts';
-import { Deadline } from './internal/deadline.ts';
+import { type Hop, openFollowing, type Transport } from './internal/follow-redirects.ts';
 import { LimitedBody } from './internal/limited-body.ts';
 import { checkTransportOptions } from './internal/transport-check.ts';
 
@@ -117,8 +117,6 @@ interface Limits {
   maxRedirects: number;
 }
 
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** The longest delay `setTimeout` honours; a longer one would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -182,68 +180,59 @@ export async function openWithLimits(
   options: FetchLimitsOptions = {},
 ): Promise<OpenedResponse> {
   const limits = readLimits(options);
-  const start = requestUrl(url);
   const headers = requestHeaders(options.headers);
   checkTransportOptions(options);
   const guard = options.blockPrivateAddresses === true;
-  const fetchFunction: FetchFunction = guard
-    ? publicOnlyFetch
-    : (options.fetch ?? globalThis.fetch);
-  options.signal?.throwIfAborted();
-  const deadline = new Deadline(limits.timeoutMs, options.signal);
-  const redirects: string[] = [];
-  const seen = new Set([start]);
-  let current = start;
-  try {
-    for (;;) {
-      if (guard) checkLiteralHost(current);
-      const response = await deadline.race(
-        callFetch(fetchFunction, current, {
-          method: 'GET',
-          headers: new Headers(headers),
-          redirect: 'manual',
-          signal: deadline.signal,
-        }),
-      );
-      // With followRedirects off, a redirect is a result like any other status.
-      const location =
-        options.followRedirects !== false && REDIRECT_STATUSES.has(response.status)
-          ? response.headers.get('location')
-          : null;
-      if (location === null) {
-        const body = new LimitedBody(response, deadline, limits.maxBytes, describe(current, start));
-        return {
-          url: current,
-          status: response.status,
-          headers: response.headers,
-          redirects,
-          body,
-          cancel: () => body.cancel(),
-        };
-      }
-      response.body?.cancel().catch(() => {});
-      const next = redirectTarget(location, current, start);
-      redirects.push(current);
-      if (seen.has(next)) {
-        throw new WaymarkError('redirect-limit', `redirect loop: ${start} leads back to ${next}`);
-      }
-      if (redirects.length > limits.maxRedirects) {
-        throw new WaymarkError(
-          'redirect-limit',
-          `too many redirects (more than ${limits.maxRedirects}): ${start}`,
-        );
-      }
-      seen.add(next);
-      if (new URL(next).origin !== new URL(current).origin) {
-        for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-      }
-      current = next;
-    }
-  } catch (error) {
-    const failure = deadline.failure(error, describe(current, start), 'request');
-    deadline.stop();
-    throw failure;
-  }
+  const {
+    url: finalUrl,
+    redirects,
+    response,
+  } = await openFollowing(
+    url,
+    headers,
+    { ...limits, followRedirects: options.followRedirects !== false, signal: options.signal },
+    fetchTransport(guard ? publicOnlyFetch : (options.fetch ?? globalThis.fetch), guard),
+  );
+  return {
+    url: finalUrl,
+    status: response.status,
+    headers: response.headers,
+    redirects,
+    body: response.body,
+    cancel: () => response.cancel(),
+  };
+}
+
+/** A response from a `fetch`, with its `Headers` for {@link OpenedResponse}. */
+export interface FetchHop extends Hop {
+  readonly headers: Headers;
+}
+
+/**
+ * The transport over a `fetch`, called with `redirect: 'manual'`. With `guard`, a URL whose
+ * host is a literal address is checked before the request (the fetch checks names).
+ */
+export function fetchTransport(fetchFunction: FetchFunction, guard = false): Transport<FetchHop> {
+  return async ({ url, headers, deadline, maxBytes, where }) => {
+    if (guard) checkLiteralHost(url);
+    const response = await callFetch(fetchFunction, url, {
+      method: 'GET',
+      headers: new Headers(headers),
+      redirect: 'manual',
+      signal: deadline.signal,
+    });
+    const body = new LimitedBody(response, deadline, maxBytes, where);
+    return {
+      status: response.status,
+      headers: response.headers,
+      header: (name) => response.headers.get(name),
+      body,
+      cancel: () => body.cancel(),
+      release: () => {
+        response.body?.cancel().catch(() => {});
+      },
+    };
+  };
 }
 
 /** The caps, defaulted and checked. */
@@ -270,43 +259,18 @@ function invalid(message: string, value: unknown): WaymarkError {
   return new WaymarkError('invalid-argument', `${message}, got ${String(value)}`);
 }
 
-/** `url` parsed, http(s) only, without its fragment (which is never sent). */
-function requestUrl(url: string): string {
-  const parsed = URL.parse(url);
-  if (parsed === null) throw new WaymarkError('invalid-argument', `not a URL: ${url}`);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new WaymarkError('invalid-argument', `not an http(s) URL: ${url}`);
-  }
-  parsed.hash = '';
-  return parsed.href;
-}
-
-/** The caller's headers, copied; a malformed name or value is their mistake. */
-function requestHeaders(init: HeadersInit | undefined): Headers {
+/**
+ * The caller's headers, checked and copied, names in lower case; a malformed name or value is
+ * their mistake.
+ */
+function requestHeaders(init: HeadersInit | undefined): Record<string, string> {
   try {
-    return new Headers(init);
+    return Object.fromEntries(new Headers(init));
   } catch (error) {
     throw new WaymarkError('invalid-argument', `invalid request headers: ${String(error)}`, {
       cause: error,
     });
   }
-}
-
-/**
- * Where a redirect from `current` leads, `location` resolved against it. A Location that is
- * not a URL or not http(s) is `network`, as the Fetch standard makes it a network error.
- */
-function redirectTarget(location: string, current: string, start: string): string {
-  const parsed = URL.parse(location, current);
-  const where = describe(current, start);
-  if (parsed === null) {
-    throw new WaymarkError('network', `redirect to an invalid Location (${location}): ${where}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new WaymarkError('network', `redirect to a non-http(s) URL (${parsed.href}): ${where}`);
-  }
-  parsed.hash = '';
-  return parsed.href;
 }
 
 /** A `fetch` call whose synchronous throw becomes a rejection. */
@@ -315,9 +279,4 @@ async function callFetch(fetchFunction: FetchFunction, url: string, init: Reques
   // If the deadline wins the race, a response that still arrives is released.
   pending.then((late) => (init.signal?.aborted ? late.body?.cancel() : undefined)).catch(() => {});
   return pending;
-}
-
-/** The URL for a message: the one being fetched, and where the chain started if elsewhere. */
-function describe(current: string, start: string): string {
-  return current === start ? current : `${current} (redirected from ${start})`;
 }

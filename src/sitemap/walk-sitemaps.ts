@@ -1,4 +1,4 @@
-import type { FetchFunction, OpenedResponse } from '../http/index.ts';
+import type { FetchFunction } from '../http/index.ts';
 import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { isWaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
@@ -131,9 +131,45 @@ interface Pending {
  * }
  * ```
  */
-export async function* walkSitemaps(
+export function walkSitemaps(
   urls: string | Iterable<string>,
   options: WalkSitemapsOptions = {},
+): AsyncGenerator<WalkedEntry> {
+  return walkSitemapsWith(urls, options, fetchOpener(options));
+}
+
+/** A sitemap's response, as the walk reads it. */
+export interface SitemapResponse {
+  /** After redirects. */
+  readonly url: string;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** Under the time and size caps of the request. */
+  readonly body: AsyncIterable<Uint8Array>;
+  cancel(): Promise<void>;
+}
+
+/** How the walk asks for one sitemap: a GET that follows redirects. */
+export interface SitemapRequest {
+  readonly timeoutMs: number;
+  /** Bytes downloaded, compressed as sent. */
+  readonly maxBytes: number;
+  /** Field names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export type SitemapOpener = (url: string, request: SitemapRequest) => Promise<SitemapResponse>;
+
+/**
+ * {@link walkSitemaps} with requests made by `opener` instead of `openWithLimits` over
+ * `options.fetch`: for the crawler, which sends them over its own transport and waits for
+ * each host's turn.
+ */
+export async function* walkSitemapsWith(
+  urls: string | Iterable<string>,
+  options: WalkSitemapsOptions,
+  opener: SitemapOpener,
 ): AsyncGenerator<WalkedEntry> {
   // Said once, up front, rather than as the same failure for every sitemap.
   checkTransportOptions(options);
@@ -153,7 +189,7 @@ export async function* walkSitemaps(
     if (options.prefetch === false || next === undefined || fetched >= maxSitemaps) return;
     if (isUrlTooLong(next.url) || crossOriginReason(next, options) !== null) return;
     if (seen.has(canonical(next.url))) return;
-    early = { pending: next, opening: open(next, options) };
+    early = { pending: next, opening: open(next, options, opener) };
   };
   try {
     while (stack.length > 0) {
@@ -194,7 +230,7 @@ export async function* walkSitemaps(
       if (early?.pending === pending) {
         opening = early.opening;
         early = null;
-      } else opening = open(pending, options);
+      } else opening = open(pending, options, opener);
       const opened = await opening;
       if ('thrown' in opened) throw opened.thrown;
       if ('refused' in opened) {
@@ -220,7 +256,7 @@ export async function* walkSitemaps(
         });
         continue;
       }
-      const contentType = response.headers.get('content-type');
+      const contentType = response.contentType;
       const reading = parseSitemapBatches(response.body, {
         url: response.url,
         ...(contentType ? { contentType } : {}),
@@ -275,8 +311,11 @@ export async function* walkSitemaps(
   }
 }
 
+const SITEMAP_ACCEPT =
+  'application/xml, text/xml, application/rss+xml, application/atom+xml, text/plain;q=0.9, */*;q=0.5';
+
 type Opening =
-  | { readonly response: OpenedResponse }
+  | { readonly response: SitemapResponse }
   | { readonly failure: string; readonly code: WaymarkErrorCode }
   | { readonly refused: string }
   | { readonly thrown: unknown };
@@ -285,7 +324,11 @@ type Opening =
  * Checks one sitemap with `checkSitemap`, then requests it. Every outcome is a value, so a
  * sitemap requested early cannot reject unhandled.
  */
-async function open(pending: Pending, options: WalkSitemapsOptions): Promise<Opening> {
+async function open(
+  pending: Pending,
+  options: WalkSitemapsOptions,
+  opener: SitemapOpener,
+): Promise<Opening> {
   if (options.checkSitemap !== undefined) {
     try {
       const verdict = await options.checkSitemap({
@@ -300,16 +343,12 @@ async function open(pending: Pending, options: WalkSitemapsOptions): Promise<Ope
     }
   }
   try {
-    const { openWithLimits } = await loadHttp();
-    const response = await openWithLimits(pending.url, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.blockPrivateAddresses ? { blockPrivateAddresses: true } : {}),
+    const response = await opener(pending.url, {
+      signal: options.signal,
       timeoutMs: options.timeoutMs ?? 30_000,
       maxBytes: options.maxDownloadBytes ?? 50 * 1024 * 1024,
       headers: {
-        accept:
-          'application/xml, text/xml, application/rss+xml, application/atom+xml, text/plain;q=0.9, */*;q=0.5',
+        accept: SITEMAP_ACCEPT,
         ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
       },
     });
@@ -351,6 +390,28 @@ function sitemapReport(pending: Pending, fields: Partial<SitemapReport>): Sitema
     skipped: null,
     skipCode: null,
     ...fields,
+  };
+}
+
+/** Requests through `openWithLimits`, over `options.fetch` or with `blockPrivateAddresses`. */
+function fetchOpener(options: WalkSitemapsOptions): SitemapOpener {
+  return async (url, request) => {
+    const { openWithLimits } = await loadHttp();
+    const response = await openWithLimits(url, {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(options.blockPrivateAddresses ? { blockPrivateAddresses: true } : {}),
+      timeoutMs: request.timeoutMs,
+      maxBytes: request.maxBytes,
+      headers: request.headers,
+    });
+    return {
+      url: response.url,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: response.body,
+      cancel: () => response.cancel(),
+    };
   };
 }
 

@@ -12,9 +12,9 @@ import { type CrawlRunFacts, type RunEnd, runFacts, startWarnings } from './craw
 import { baseGapMs, type WorkerSettings } from './crawl-settings.ts';
 import { feedCandidates } from './feed-candidates.ts';
 import { confirmFeeds, feedHostRobots } from './feeds.ts';
+import { hostTurn, type WaitForTurn } from './host-turn.ts';
 import { type DecisionContext, PRIORITY_LINK } from './page-outcomes.ts';
 import { crawlItem, type PageWork } from './page-work.ts';
-import { politeFetch } from './polite-fetch.ts';
 import { type RequestContext, requestContext } from './request-context.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { SiteSitemaps } from './site-sitemaps.ts';
@@ -55,7 +55,7 @@ export class Crawler {
   readonly #decision: DecisionContext;
   readonly #work: PageWork;
   readonly #sitemaps: SiteSitemaps;
-  readonly #fetch: ReturnType<typeof politeFetch>;
+  readonly #waitForTurn: WaitForTurn;
   readonly #tasks = new Set<Promise<void>>();
   /** Items taken and not yet finished (counted for `concurrency`). */
   #activeItems = 0;
@@ -89,7 +89,7 @@ export class Crawler {
       ? AbortSignal.any([worker.signal, this.#halt.signal])
       : this.#halt.signal;
     this.#context = requestContext(shared, worker, signal);
-    this.#fetch = politeFetch(state, this.#context, worker.sleep);
+    this.#waitForTurn = hostTurn(state, this.#context, worker.sleep);
     this.#robots = new RobotsGate({
       state,
       context: this.#context,
@@ -111,7 +111,7 @@ export class Crawler {
       shared,
       context: this.#context,
       origin: this.#origin,
-      fetch: this.#fetch,
+      waitForTurn: this.#waitForTurn,
       normalize: (url) => this.#decision.normalize(url),
       onSite: this.#decision.onSite,
       originOf: this.#decision.originOf,
@@ -381,7 +381,7 @@ export class Crawler {
         });
         return this.#robots.verdict(url, robots) === 'allowed';
       },
-      fetch: this.#fetch,
+      waitForTurn: this.#waitForTurn,
       context: this.#context,
       warn: (message) => this.#emit({ type: 'warning', message }),
     });

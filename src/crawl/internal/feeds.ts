@@ -1,8 +1,9 @@
-import { type FetchFunction, fetchWithLimits } from '../../http/index.ts';
+import { openRequest } from '../../http/internal/open-request.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
 import { readSitemap } from '../../sitemap/index.ts';
 import type { CrawlState } from '../crawl-state.ts';
-import { limitsOf, type RequestContext } from './request-context.ts';
+import type { WaitForTurn } from './host-turn.ts';
+import { type RequestContext, requestOptions } from './request-context.ts';
 import type { RobotsGate } from './robots-gate.ts';
 
 /** URLs that are usually feeds: `/feed`, `/rss`, `/atom`, `.rss`, `.atom`, `atom.xml`, `rss.xml`, `feed.xml`. */
@@ -18,8 +19,8 @@ export function looksLikeFeed(url: string): boolean {
 export interface ConfirmFeedsOptions {
   /** Whether robots.txt lets the crawler fetch `url`. */
   readonly allowed: (url: string) => Promise<boolean>;
-  /** A fetch that waits for the origin's turn. */
-  readonly fetch: FetchFunction;
+  /** Waits for the origin's turn before each request. */
+  readonly waitForTurn: WaitForTurn;
   readonly context: RequestContext;
   readonly warn: (message: string) => Promise<void>;
 }
@@ -36,12 +37,15 @@ export async function confirmFeeds(
   for (const url of [...candidates].sort()) {
     if (!(await options.allowed(url))) continue;
     try {
-      const response = await fetchWithLimits(
+      const response = await openRequest(
         url,
-        limitsOf(options.context, FEED_ACCEPT, options.fetch),
+        requestOptions(options.context, FEED_ACCEPT, options.waitForTurn),
       );
-      if (response.status !== 200) continue;
-      const contentType = response.headers.get('content-type');
+      if (response.status !== 200) {
+        await response.cancel();
+        continue;
+      }
+      const contentType = response.header('content-type');
       const { kind } = await readSitemap(response.body, {
         url: response.url,
         ...(contentType ? { contentType } : {}),

@@ -1,8 +1,8 @@
-import { openWithLimits, retryAfterMs } from '../../http/index.ts';
-import { type OpenedOnce, openOnce } from '../../http/internal/node-open.ts';
+import { retryAfterMs } from '../../http/index.ts';
+import { type OpenedRequest, openRequest } from '../../http/internal/open-request.ts';
 import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
-import { limitsOf, type RequestContext } from './request-context.ts';
+import { type RequestContext, requestOptions } from './request-context.ts';
 
 /** What any response's headers said about the page, for the crawl report. */
 export interface ResponseHeaderFacts {
@@ -59,7 +59,7 @@ const DRAIN_MAX_MS = 1000;
  * robots.txt and the origin before it is fetched), and reads an HTML body as it streams in.
  */
 export async function fetchPage(url: string, options: RequestContext): Promise<PageOutcome> {
-  let response: OpenedOnce;
+  let response: OpenedRequest;
   try {
     response = await openPage(url, options);
   } catch (error) {
@@ -112,30 +112,12 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
 }
 
 /**
- * The page's response, without following a redirect. With the crawl's own transport
- * (no `fetch` given) over node:http(s); with a caller's `fetch` through `openWithLimits`.
- * Both give the same outcomes (see node-open.ts and page-fetch-transports.test.ts).
+ * The page's response, without following a redirect: over node:http(s) with the crawl's own
+ * transport (no `fetch` given), else over the caller's `fetch`. Both give the same outcomes
+ * (see follow-redirects.ts and page-fetch-transports.test.ts).
  */
-async function openPage(url: string, options: RequestContext): Promise<OpenedOnce> {
-  if (options.fetch === undefined) {
-    return openOnce(url, {
-      timeoutMs: options.timeoutMs,
-      maxBytes: options.maxBytes,
-      userAgent: options.userAgent,
-      accept: PAGE_ACCEPT,
-      signal: options.signal,
-    });
-  }
-  const response = await openWithLimits(url, {
-    ...limitsOf(options, PAGE_ACCEPT),
-    followRedirects: false,
-  });
-  return {
-    status: response.status,
-    header: (name) => response.headers.get(name),
-    body: response.body,
-    cancel: () => response.cancel(),
-  };
+function openPage(url: string, options: RequestContext): Promise<OpenedRequest> {
+  return openRequest(url, { ...requestOptions(options, PAGE_ACCEPT), followRedirects: false });
 }
 
 function failed(error: unknown): PageOutcome {
@@ -147,7 +129,7 @@ function failed(error: unknown): PageOutcome {
  * its end, so the connection goes back to the pool for the next request; cancelling it
  * would close the connection and cost a new one. A large or slow body is cancelled.
  */
-async function discard(response: OpenedOnce): Promise<void> {
+async function discard(response: OpenedRequest): Promise<void> {
   const length = Number(response.header('content-length') ?? Number.NaN);
   if (!(length <= DRAIN_MAX_BYTES)) {
     await response.cancel();

@@ -1,5 +1,7 @@
-import type { FetchFunction, FetchLimitsOptions } from '../../http/index.ts';
+import { DEFAULT_FETCH_LIMITS, type FetchFunction } from '../../http/index.ts';
+import type { OpenRequestOptions } from '../../http/internal/open-request.ts';
 import type { SharedCrawlOptions, WorkerSettings } from './crawl-settings.ts';
+import type { WaitForTurn } from './host-turn.ts';
 
 /**
  * What every request of a crawl is made with (robots.txt, sitemaps, pages, feeds), built
@@ -35,19 +37,23 @@ export function requestContext(
 }
 
 /**
- * The context as options of `openWithLimits` / `fetchWithLimits`, with the request's own
- * `accept`; `fetch` replaces the context's (a polite fetch that waits for the host's turn).
+ * The context as options of `openRequest`, with the request's own `accept`: over the
+ * caller's fetch if they gave one, else over waymark's own transport; redirects followed
+ * (up to `openWithLimits`'s default) unless the caller says otherwise.
  */
-export function limitsOf(
+export function requestOptions(
   context: RequestContext,
   accept: string,
-  fetch: FetchFunction | undefined = context.fetch,
-): FetchLimitsOptions & { timeoutMs: number; maxBytes: number } {
+  beforeSend?: WaitForTurn,
+): OpenRequestOptions {
   return {
-    ...(fetch ? { fetch } : {}),
-    ...(context.signal ? { signal: context.signal } : {}),
+    fetch: context.fetch,
+    signal: context.signal,
     timeoutMs: context.timeoutMs,
     maxBytes: context.maxBytes,
+    maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
+    followRedirects: true,
     headers: { 'user-agent': context.userAgent, accept },
+    beforeSend,
   };
 }

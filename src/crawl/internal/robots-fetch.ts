@@ -1,8 +1,9 @@
-import { type FetchFunction, openWithLimits } from '../../http/index.ts';
+import { type OpenedRequest, openRequest } from '../../http/internal/open-request.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES, type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
 import { readUpTo } from '../../shared/bytes.ts';
 import { failureCause } from './failure-cause.ts';
-import { limitsOf, type RequestContext } from './request-context.ts';
+import type { WaitForTurn } from './host-turn.ts';
+import { type RequestContext, requestOptions } from './request-context.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** RFC 9309 2.3.1.2: follow at least five redirects; past that, the file is unavailable. */
@@ -24,19 +25,20 @@ export interface RobotsFetchResult {
  * Fetches `origin`/robots.txt and turns the outcome into a policy exactly as RFC 9309
  * prescribes (through `robotsForStatus`): redirects followed one hop at a time, five at
  * most; bytes past 500 KiB not read; 4xx allows all, 5xx and network failure disallow all.
+ * With `waitForTurn`, each request waits for its host's turn first.
  */
 export async function fetchRobots(
   origin: string,
   context: RequestContext,
-  fetch: FetchFunction | undefined = context.fetch,
+  waitForTurn?: WaitForTurn,
 ): Promise<RobotsFetchResult> {
   let url = `${origin}/robots.txt`;
   let lastStatus = 301;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
-    let response: Awaited<ReturnType<typeof openWithLimits>>;
+    let response: OpenedRequest;
     try {
-      response = await openWithLimits(url, {
-        ...limitsOf(context, 'text/plain, */*;q=0.5', fetch),
+      response = await openRequest(url, {
+        ...requestOptions(context, 'text/plain, */*;q=0.5', waitForTurn),
         followRedirects: false,
         // The body is cut at the RFC's limit below; this cap only stops a runaway body.
         maxBytes: Number.MAX_SAFE_INTEGER,
@@ -45,7 +47,7 @@ export async function fetchRobots(
       context.signal?.throwIfAborted();
       return networkError(error, url);
     }
-    const location = response.headers.get('location');
+    const location = response.header('location');
     if (REDIRECTS.has(response.status) && location !== null) {
       await response.cancel();
       lastStatus = response.status;

@@ -1,4 +1,3 @@
-import type { FetchFunction } from '../../http/index.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
 import type { SitemapReport } from '../../sitemap/index.ts';
 import {
@@ -8,6 +7,7 @@ import {
   type SitemapFileRecord,
 } from '../crawl-state.ts';
 import type { SharedCrawlOptions } from './crawl-settings.ts';
+import type { WaitForTurn } from './host-turn.ts';
 import type { RequestContext } from './request-context.ts';
 import type { RobotsGate } from './robots-gate.ts';
 import { seedFromSitemaps } from './sitemap-seed.ts';
@@ -19,8 +19,8 @@ export interface SiteSitemapsOptions {
   readonly context: RequestContext;
   /** The start URL's origin: its robots.txt names the site's sitemaps. */
   readonly origin: string;
-  /** A fetch that waits for the host's turn. */
-  readonly fetch: FetchFunction;
+  /** Waits for the host's turn before each request. */
+  readonly waitForTurn: WaitForTurn;
   readonly normalize: (url: string) => string | null;
   readonly onSite: (url: string) => boolean;
   readonly originOf: (url: string) => string;
@@ -132,7 +132,7 @@ export class SiteSitemaps {
       await seedFromSitemaps({
         fromRobots: o.shared.sitemaps ? robots.sitemaps : [],
         given: o.shared.extraSitemaps,
-        fetch: o.fetch,
+        waitForTurn: o.waitForTurn,
         context: o.context,
         warn: o.warn,
         normalize: o.normalize,

@@ -56,7 +56,7 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
     await seedFromSitemaps({
       fromRobots,
       given,
-      fetch: globalThis.fetch,
+      waitForTurn: async () => {},
       context: {
         userAgent: 'waymark-test',
         timeoutMs: 5_000,

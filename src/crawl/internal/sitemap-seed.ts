@@ -1,10 +1,17 @@
-import type { FetchFunction } from '../../http/index.ts';
+import { DEFAULT_FETCH_LIMITS } from '../../http/index.ts';
+import { openRequest } from '../../http/internal/open-request.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
 import { printable } from '../../shared/printable.ts';
-import { type SitemapReport, walkSitemaps } from '../../sitemap/index.ts';
-import { canonical, type SitemapCandidate } from '../../sitemap/walk-sitemaps.ts';
+import type { SitemapReport } from '../../sitemap/index.ts';
+import {
+  canonical,
+  type SitemapCandidate,
+  type SitemapOpener,
+  walkSitemapsWith,
+} from '../../sitemap/walk-sitemaps.ts';
 import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
 import type { FrontierItem } from '../crawl-state.ts';
+import type { WaitForTurn } from './host-turn.ts';
 import { PRIORITY_SITEMAP_URL } from './page-outcomes.ts';
 import type { RequestContext } from './request-context.ts';
 import { fetchRobots } from './robots-fetch.ts';
@@ -24,8 +31,8 @@ export interface SitemapSeedOptions {
   readonly fromRobots: readonly string[];
   /** Sitemaps the caller named: read wherever they are. */
   readonly given: readonly string[];
-  /** A fetch that keeps to the origin's politeness, like every other request. */
-  readonly fetch: FetchFunction;
+  /** Waits for the origin's turn before each request, like every other request. */
+  readonly waitForTurn: WaitForTurn;
   /**
    * User agent, signal, and the time cap for another host's robots.txt; sitemaps keep the
    * walk's own caps (they may be 50 MB by the protocol, five times a page's).
@@ -69,19 +76,23 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
     if (tooLong++ === 0) firstTooLong = loc;
   };
   try {
-    for await (const { entry } of walkSitemaps(urls, {
-      fetch: options.fetch,
-      userAgent: options.context.userAgent,
-      ...(options.context.signal ? { signal: options.context.signal } : {}),
-      // The crawl's own rule (below) decides for children on other origins too.
-      allowCrossOrigin: true,
-      checkSitemap: sitemapRule(options),
-      onSitemap: (report) => {
-        options.onReport?.(report);
-        const message = skipWarning(report);
-        if (message !== null && ++skippedSitemaps <= SKIP_WARNINGS) warn(message);
+    const walk = walkSitemapsWith(
+      urls,
+      {
+        userAgent: options.context.userAgent,
+        ...(options.context.signal ? { signal: options.context.signal } : {}),
+        // The crawl's own rule (below) decides for children on other origins too.
+        allowCrossOrigin: true,
+        checkSitemap: sitemapRule(options),
+        onSitemap: (report) => {
+          options.onReport?.(report);
+          const message = skipWarning(report);
+          if (message !== null && ++skippedSitemaps <= SKIP_WARNINGS) warn(message);
+        },
       },
-    })) {
+      sitemapOpener(options),
+    );
+    for await (const { entry } of walk) {
       // The length as written first (no parse for a URL of megabytes), then as serialised.
       if (entry.loc.length > MAX_REQUEST_URL_LENGTH) {
         skipTooLong(entry.loc);
@@ -136,7 +147,9 @@ function sitemapRule(options: SitemapSeedOptions) {
   const robotsOf = (origin: string): Promise<RobotsTxt> => {
     let robots = robotsByOrigin.get(origin);
     if (robots === undefined) {
-      robots = fetchRobots(origin, options.context, options.fetch).then((result) => result.robots);
+      robots = fetchRobots(origin, options.context, options.waitForTurn).then(
+        (result) => result.robots,
+      );
       robotsByOrigin.set(origin, robots);
     }
     return robots;
@@ -153,6 +166,29 @@ function sitemapRule(options: SitemapSeedOptions) {
     if (robots.sitemaps.some((named) => canonical(named) === canonical(url))) return true;
     const named = parent === null ? 'robots.txt' : 'an index';
     return `named by ${named} but not on the crawled site, and ${origin}/robots.txt does not name it (sitemaps.org cross-submission)`;
+  };
+}
+
+/**
+ * The walk's requests, over the crawl's transport (the caller's fetch, or waymark's own),
+ * each redirect hop waiting for its host's turn.
+ */
+function sitemapOpener(options: SitemapSeedOptions): SitemapOpener {
+  return async (url, request) => {
+    const response = await openRequest(url, {
+      ...request,
+      fetch: options.context.fetch,
+      maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
+      followRedirects: true,
+      beforeSend: options.waitForTurn,
+    });
+    return {
+      url: response.url,
+      status: response.status,
+      contentType: response.header('content-type'),
+      body: response.body,
+      cancel: () => response.cancel(),
+    };
   };
 }
 

@@ -1,15 +1,17 @@
-// One GET over node:http(s) with a keep-alive pool, without following redirects, under the
-// same caps and with the same outcomes as `openWithLimits(url, { followRedirects: false })`
-// over Node's fetch: the crawler's page requests, where fetch's Request, Response, Headers
-// and Web streams (a promise and several objects per chunk) cost more than the page's HTML
-// parsing. Used only when the caller gave no `fetch` of their own.
+// waymark's own transport: one GET over node:http(s) with a keep-alive pool, used by the
+// crawler (pages, robots.txt, sitemaps, feeds) when its caller gave no `fetch`. Through
+// `openFollowing` it has the caps and outcomes of `openWithLimits` over Node's fetch, for
+// less: fetch's Request, Response, Headers and Web streams (a promise and several objects per
+// chunk) cost more than a page's HTML parsing, and loading fetch (undici) costs a process
+// about 12 MB of resident memory.
 //
 // What fetch would do and this does too: the same request headers (fetch adds
-// `accept-language: *`, `sec-fetch-mode: cors` and `accept-encoding`); `Content-Encoding`
-// undone as fetch undoes it (see content-decoders.ts); header values read as `Headers.get`
-// reads them (every field of that name, joined with ", "); errors wrapped as fetch wraps
-// them (`TypeError: fetch failed`, `terminated` while reading the body), and a connection
-// the server closed named as undici names it, so a result's message and cause read the same.
+// `accept-language: *`, `sec-fetch-mode: cors` and `accept-encoding`, and `user-agent` and
+// `accept` when the caller sets none); `Content-Encoding` undone as fetch undoes it (see
+// content-decoders.ts); header values read as `Headers.get` reads them (every field of that
+// name, joined with ", "); errors wrapped as fetch wraps them (`TypeError: fetch failed`,
+// `terminated` while reading the body), and a connection the server closed named as undici
+// names it, so a result's message and cause read the same.
 
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
@@ -17,30 +19,9 @@ import { pipeline, type Readable } from 'node:stream';
 import { nodeHttp, nodeHttps } from '../../shared/node/http-modules.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { decodersFor } from './content-decoders.ts';
-import { Deadline } from './deadline.ts';
+import type { Deadline } from './deadline.ts';
+import type { Hop, Transport } from './follow-redirects.ts';
 import { formatBytes } from './format-limit.ts';
-
-/** A response of {@link openOnce}: its status, its header fields and its body, once. */
-export interface OpenedOnce {
-  readonly status: number;
-  /** The field's values joined with ", " (as `Headers.get`), or null; `name` in lower case. */
-  header(name: string): string | null;
-  /**
-   * The body as it arrives, decoded, under the size and time caps; iterable once. Leaving the
-   * loop early closes the connection.
-   */
-  readonly body: AsyncIterable<Uint8Array>;
-  /** Drops the rest of the body and closes the connection; does nothing after its end. */
-  cancel(): Promise<void>;
-}
-
-export interface OpenOnceOptions {
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
-  readonly userAgent: string;
-  readonly accept: string;
-  readonly signal?: AbortSignal | undefined;
-}
 
 /** Statuses whose response has no body (fetch hands over a null body). */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
@@ -50,35 +31,29 @@ let httpAgent: HttpAgent | null = null;
 let httpsAgent: HttpsAgent | null = null;
 
 /**
- * GETs `url` (http or https, no fragment) without following a redirect. Rejects as
- * `openWithLimits` does: `timeout`, `too-large` (a `Content-Length` over the cap, on the
- * first read), `network`, or the caller's abort reason.
+ * The transport over node:http(s), with the header fields Node's fetch would add unless the
+ * caller set them.
  */
-export async function openOnce(url: string, options: OpenOnceOptions): Promise<OpenedOnce> {
-  const target = URL.parse(url);
-  if (target === null) throw new WaymarkError('invalid-argument', `not a URL: ${url}`);
+export const nodeTransport: Transport<Hop> = async ({
+  target,
+  headers,
+  deadline,
+  maxBytes,
+  where,
+}) => {
   const secure = target.protocol === 'https:';
-  if (!secure && target.protocol !== 'http:') {
-    throw new WaymarkError('invalid-argument', `not an http(s) URL: ${url}`);
-  }
-  target.hash = '';
-  const where = target.href;
-  options.signal?.throwIfAborted();
-  const deadline = new Deadline(options.timeoutMs, options.signal);
   try {
-    const incoming = await deadline.race(send(target, secure, options, deadline.signal));
-    return new NodeResponse(incoming, deadline, options.maxBytes, where);
+    const incoming = await send(target, secure, headers, deadline.signal);
+    return new NodeResponse(incoming, deadline, maxBytes, where);
   } catch (error) {
-    const failure = deadline.failure(asFetchError(error, 'fetch failed'), where, 'request');
-    deadline.stop();
-    throw failure;
+    throw asFetchError(error, 'fetch failed');
   }
-}
+};
 
 function send(
   target: URL,
   secure: boolean,
-  options: OpenOnceOptions,
+  headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) => {
@@ -92,11 +67,12 @@ function send(
       path: `${target.pathname}${target.search}`,
       method: 'GET',
       headers: {
-        'user-agent': options.userAgent,
-        accept: options.accept,
+        'user-agent': 'node',
+        accept: '*/*',
         'accept-language': '*',
         'sec-fetch-mode': 'cors',
         'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate',
+        ...headers,
       },
       agent,
       signal,
@@ -116,7 +92,7 @@ function agentFor(secure: boolean): HttpAgent {
   return httpAgent;
 }
 
-class NodeResponse implements OpenedOnce, AsyncIterableIterator<Uint8Array, undefined> {
+class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> {
   readonly status: number;
   readonly body: AsyncIterable<Uint8Array> = this;
   readonly #incoming: IncomingMessage;
@@ -186,6 +162,12 @@ class NodeResponse implements OpenedOnce, AsyncIterableIterator<Uint8Array, unde
 
   async cancel(): Promise<void> {
     this.#finish(true);
+  }
+
+  release(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#incoming.destroy();
   }
 
   /** The chunks, or null for a status without a body; throws when the declared size is over. */

@@ -30,24 +30,53 @@ test('importing every entry point loads neither undici nor TLS', () => {
   assert.deepEqual(heavyModulesAfter(imports.join('\n')), []);
 });
 
-test('a page fetched over http and a site served over http load neither', () => {
+test('a site served over http and a crawl of it load neither', () => {
+  // The crawl makes every kind of request it makes: robots.txt, a sitemap behind a redirect,
+  // pages, a feed, each over waymark's own transport.
   const body = `
     const { startSiteServer } = await import(${JSON.stringify(`${SRC}site/index.ts`)});
-    const { openOnce } = await import(${JSON.stringify(`${SRC}http/internal/node-open.ts`)});
+    const { crawl } = await import(${JSON.stringify(`${SRC}crawl/index.ts`)});
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const root = mkdtempSync(join(tmpdir(), 'http-modules-'));
     writeFileSync(join(root, 'index.md'), '# Home\\n');
-    const server = await startSiteServer({ root, port: 0 });
-    const response = await openOnce(server.origin + '/robots.txt', {
-      timeoutMs: 10_000, maxBytes: 1e6, userAgent: 'test', accept: '*/*',
+    const site = await startSiteServer({ root, port: 0 });
+    const robots = await fetchText(site.origin + '/robots.txt');
+    if (!robots.includes('Sitemap:')) throw new Error('no robots.txt from the site server');
+    await site.close();
+    const pages = {
+      '/robots.txt': ['text/plain', 'User-agent: *\\nAllow: /\\nSitemap: ORIGIN/old-sitemap.xml\\n'],
+      '/sitemap.xml': ['application/xml', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>ORIGIN/orphan</loc></url></urlset>'],
+      '/': ['text/html', '<link rel="alternate" type="application/rss+xml" href="/feed.xml"><a href="/a">a</a>'],
+      '/a': ['text/html', '<p>a</p>'],
+      '/orphan': ['text/html', '<p>only in the sitemap</p>'],
+      '/feed.xml': ['application/rss+xml', '<rss version="2.0"><channel><title>t</title></channel></rss>'],
+    };
+    const server = process.getBuiltinModule('node:http').createServer((req, res) => {
+      if (req.url === '/old-sitemap.xml') return res.writeHead(301, { location: '/sitemap.xml' }).end();
+      const page = pages[req.url];
+      if (page === undefined) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': page[0] }).end(page[1].replaceAll('ORIGIN', origin));
     });
-    let bytes = 0;
-    for await (const chunk of response.body) bytes += chunk.byteLength;
-    if (response.status !== 200 || bytes === 0) throw new Error('no robots.txt: ' + response.status);
-    await server.close();
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = 'http://127.0.0.1:' + server.address().port;
+    const summary = await crawl({ start: origin + '/', rate: 0, feeds: true, statePath: join(root, 'state.db') });
+    server.close();
     rmSync(root, { recursive: true, force: true });
+    if (summary.listed !== 3 || summary.sitemapUrls !== 1 || summary.feeds.length !== 1) {
+      throw new Error('unexpected crawl: ' + JSON.stringify(summary));
+    }
+    async function fetchText(url) {
+      const { openRequest } = await import(${JSON.stringify(`${SRC}http/internal/open-request.ts`)});
+      const response = await openRequest(url, {
+        fetch: undefined, timeoutMs: 10_000, maxBytes: 1e6, maxRedirects: 0,
+        followRedirects: false, headers: { 'user-agent': 'test' },
+      });
+      let text = '';
+      for await (const chunk of response.body) text += Buffer.from(chunk).toString();
+      return text;
+    }
   `;
   assert.deepEqual(heavyModulesAfter(body), []);
 });
