@@ -2,6 +2,7 @@ import { retryAfterMs } from '../../http/index.ts';
 import { type OpenedRequest, openRequest } from '../../http/internal/open-request.ts';
 import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
+import { isoDate } from './http-date.ts';
 import { type RequestContext, requestOptions } from './request-context.ts';
 
 /** What any response's headers said about the page, for the crawl report. */
@@ -173,11 +174,4 @@ export function readRobotsHeader(value: string | null): { noindex: boolean; nofo
     if (part === 'nofollow' || part === 'none') nofollow = true;
   }
   return { noindex, nofollow };
-}
-
-/** An HTTP date as W3C Datetime (UTC, whole seconds), or null. */
-function isoDate(value: string | null): string | null {
-  if (value === null) return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

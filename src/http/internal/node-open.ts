@@ -57,6 +57,10 @@ function send(
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const agent = agentFor(secure);
     const hostname = target.hostname;
     const request = (secure ? nodeHttps() : nodeHttp()).request({
@@ -75,8 +79,13 @@ function send(
         ...headers,
       },
       agent,
-      signal,
     });
+    // The signal is watched here rather than given to node:http, which watches it through
+    // stream helpers costing several closures and listeners per request. Let go once the
+    // request is over: its socket may be serving another request by the time it fires.
+    const abort = () => request.destroy(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    request.once('close', () => signal.removeEventListener('abort', abort));
     request.once('error', reject);
     request.once('response', resolve);
     request.end();

@@ -103,6 +103,12 @@ const CASES: readonly Case[] = [
     options: { timeoutMs: 300 },
     expected: () => ({ error: 'timeout' }),
   },
+  {
+    name: 'a server that stalls in the middle of the body times out',
+    path: '/stall-body',
+    options: { timeoutMs: 300 },
+    expected: () => ({ error: 'timeout' }),
+  },
 ];
 
 describe('openRequest: the same outcomes over node:http and over fetch', () => {
@@ -134,6 +140,10 @@ describe('openRequest: the same outcomes over node:http and over fetch', () => {
       '/big': { body: 'b'.repeat(5000) },
       '/to-stall': { status: 302, headers: { location: '/stall' } },
       '/stall': () => {},
+      '/stall-body': (_, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('the beginning, and then nothing');
+      },
     });
   });
   after(() => Promise.all([server.close(), other.close()]));
