@@ -15,7 +15,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import { nodeHttp, nodeHttps } from '../../shared/node/http-modules.ts';
+import { type AgentPool, keepAliveAgent, requestFor } from '../../shared/node/http-modules.ts';
 import type { FetchFunction } from '../fetch-with-limits.ts';
 import { blockedAddressReason, isIpLiteral } from './address-policy.ts';
 import { decodersFor } from './content-decoders.ts';
@@ -40,7 +40,7 @@ export type AddressPolicy = (address: string) => string | null;
  * Connection pools, one pair per policy, so no socket opened under another check (or none)
  * is ever reused. Made on first use: importing waymark opens nothing. No proxy is used.
  */
-const pools = new WeakMap<AddressPolicy, { http?: HttpAgent; https?: HttpAgent }>();
+const pools = new WeakMap<AddressPolicy, AgentPool>();
 
 function agentFor(policy: AddressPolicy, secure: boolean): HttpAgent {
   let pool = pools.get(policy);
@@ -48,12 +48,7 @@ function agentFor(policy: AddressPolicy, secure: boolean): HttpAgent {
     pool = {};
     pools.set(policy, pool);
   }
-  if (secure) {
-    pool.https ??= new (nodeHttps().Agent)({ keepAlive: true });
-    return pool.https;
-  }
-  pool.http ??= new (nodeHttp().Agent)({ keepAlive: true });
-  return pool.http;
+  return keepAliveAgent(pool, secure);
 }
 
 /**
@@ -112,7 +107,7 @@ export function addressCheckedFetch(policy: AddressPolicy): FetchFunction {
       const secure = target.protocol === 'https:';
       const headers = new Headers(init.headers);
       if (!headers.has('accept-encoding')) headers.set('accept-encoding', ACCEPT_ENCODING);
-      const request = (secure ? nodeHttps() : nodeHttp()).request(target, {
+      const request = requestFor(secure)(target, {
         method: init.method ?? 'GET',
         headers: Object.fromEntries(headers),
         agent: agentFor(policy, secure),

@@ -13,10 +13,9 @@
 // `terminated` while reading the body), and a connection the server closed named as undici
 // names it, so a result's message and cause read the same.
 
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
-import { nodeHttp, nodeHttps } from '../../shared/node/http-modules.ts';
+import { type AgentPool, keepAliveAgent, requestFor } from '../../shared/node/http-modules.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { decodersFor } from './content-decoders.ts';
 import type { Deadline } from './deadline.ts';
@@ -26,9 +25,8 @@ import { formatBytes } from './format-limit.ts';
 /** Statuses whose response has no body (fetch hands over a null body). */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
-/** Made on first use: importing waymark opens nothing. No proxy, as Node's fetch. */
-let httpAgent: HttpAgent | null = null;
-let httpsAgent: HttpsAgent | null = null;
+/** waymark's own keep-alive pool. */
+const pool: AgentPool = {};
 
 /**
  * The transport over node:http(s), with the header fields Node's fetch would add unless the
@@ -61,9 +59,8 @@ function send(
       reject(signal.reason);
       return;
     }
-    const agent = agentFor(secure);
     const hostname = target.hostname;
-    const request = (secure ? nodeHttps() : nodeHttp()).request({
+    const request = requestFor(secure)({
       protocol: target.protocol,
       // node:http wants an IPv6 literal without its brackets.
       hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
@@ -78,7 +75,7 @@ function send(
         'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate',
         ...headers,
       },
-      agent,
+      agent: keepAliveAgent(pool, secure),
     });
     // The signal is watched here rather than given to node:http, which watches it through
     // stream helpers costing several closures and listeners per request. Let go once the
@@ -90,15 +87,6 @@ function send(
     request.once('response', resolve);
     request.end();
   });
-}
-
-function agentFor(secure: boolean): HttpAgent {
-  if (secure) {
-    httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true });
-    return httpsAgent;
-  }
-  httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true });
-  return httpAgent;
 }
 
 class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> {

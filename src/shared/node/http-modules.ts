@@ -24,3 +24,24 @@ export function nodeHttps(): typeof Https {
   https ??= process.getBuiltinModule('node:https');
   return https;
 }
+
+/** Node's `request` for an http: URL, or an https: one (loading TLS then). */
+export function requestFor(secure: boolean): typeof Http.request {
+  return secure ? nodeHttps().request : nodeHttp().request;
+}
+
+/** One keep-alive agent per scheme, made on first use: importing waymark opens nothing. */
+export interface AgentPool {
+  http?: Http.Agent;
+  https?: Http.Agent;
+}
+
+/** `pool`'s agent for the scheme, made now if it has none yet. No proxy, as Node's fetch. */
+export function keepAliveAgent(pool: AgentPool, secure: boolean): Http.Agent {
+  if (secure) {
+    pool.https ??= new (nodeHttps().Agent)({ keepAlive: true });
+    return pool.https;
+  }
+  pool.http ??= new (nodeHttp().Agent)({ keepAlive: true });
+  return pool.http;
+}
