@@ -44,3 +44,29 @@ test('far into a long document, positions stay exact for recent text', () => {
   assert.deepEqual(log.position(offset), { line: 5_000, column: 6 });
   assert.deepEqual(log.position(offset), naivePosition(text, offset));
 });
+
+test('positions stay exact when the ring grows after it has wrapped, and once it is full', () => {
+  // Long lines first: the window forgets old breaks, so the ring's start moves. Then short
+  // lines: more breaks in the window than the ring holds, so it grows from a moved start,
+  // up to its cap, past which it forgets the oldest.
+  const log = new DiagnosticLog();
+  let text = '';
+  const add = (piece: string) => {
+    log.addText(piece);
+    text += piece;
+  };
+  for (let i = 0; i < 1_000; i++) add(`${'l'.repeat(199)}\n`);
+  for (let i = 0; i < 20_000; i++) {
+    add('a\n');
+    if (i % 97 !== 0 || (i > 3_000 && i % 1_999 !== 0)) continue;
+    // Offsets across the remembered stretch: the oldest breaks are the ones a grow moves.
+    for (const back of [1, 300, 1_000, 3_000, 10_000, 60_000]) {
+      const offset = text.length - back;
+      assert.deepEqual(log.position(offset), naivePosition(text, offset), `${i}: ${back} back`);
+    }
+  }
+  for (const back of [1, 2, 100, 5_000, 16_000]) {
+    const offset = text.length - back;
+    assert.deepEqual(log.position(offset), naivePosition(text, offset), `${back} back`);
+  }
+});

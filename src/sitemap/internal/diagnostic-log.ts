@@ -6,6 +6,12 @@ const PER_CODE = 100;
 const WINDOW = 65_536;
 /** At most this many line breaks are remembered (a stretch of empty lines forgets sooner). */
 const CAPACITY = 8_192;
+/**
+ * Line breaks the ring holds at first; it doubles as needed, up to {@link CAPACITY}. A
+ * sitemap on one line, or a small one, never pays for 64 KiB of zeroed memory (about a
+ * tenth of reading a small file).
+ */
+const FIRST_CAPACITY = 64;
 
 /**
  * Collects diagnostics with their line and column, capped per code. Positions are offsets in
@@ -18,7 +24,7 @@ export class DiagnosticLog {
   readonly #list: Diagnostic[] = [];
   readonly #counts = new Map<string, number>();
   /** Offsets of remembered line breaks: `#count` of them from `#start`, oldest first. */
-  readonly #breaks = new Float64Array(CAPACITY);
+  #breaks = new Float64Array(FIRST_CAPACITY);
   #start = 0;
   #count = 0;
   /** Line breaks forgotten, and the offset of the last one (-1: none yet). */
@@ -31,8 +37,11 @@ export class DiagnosticLog {
   addText(chunk: string): void {
     const base = this.#length;
     for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) {
-      if (this.#count === CAPACITY) this.#forget();
-      this.#breaks[(this.#start + this.#count) % CAPACITY] = base + i;
+      if (this.#count === this.#breaks.length) {
+        if (this.#count === CAPACITY) this.#forget();
+        else this.#grow();
+      }
+      this.#breaks[(this.#start + this.#count) % this.#breaks.length] = base + i;
       this.#count++;
     }
     this.#length += chunk.length;
@@ -60,14 +69,22 @@ export class DiagnosticLog {
   }
 
   #breakAt(index: number): number {
-    return this.#breaks[(this.#start + index) % CAPACITY] as number;
+    return this.#breaks[(this.#start + index) % this.#breaks.length] as number;
   }
 
   #forget(): void {
     this.#lastForgotten = this.#breaks[this.#start] as number;
     this.#forgottenBreaks++;
-    this.#start = (this.#start + 1) % CAPACITY;
+    this.#start = (this.#start + 1) % this.#breaks.length;
     this.#count--;
+  }
+
+  /** A ring twice the size, the remembered breaks at its start, oldest first. */
+  #grow(): void {
+    const larger = new Float64Array(Math.min(this.#breaks.length * 2, CAPACITY));
+    for (let i = 0; i < this.#count; i++) larger[i] = this.#breakAt(i);
+    this.#breaks = larger;
+    this.#start = 0;
   }
 
   report(severity: Severity, code: string, message: string, offset: number): void {
