@@ -1,6 +1,11 @@
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { checkLiteralHost, publicOnlyFetch } from './internal/address-checked-fetch.ts';
-import { type Hop, openFollowing, type Transport } from './internal/follow-redirects.ts';
+import {
+  type Hop,
+  openFollowing,
+  requestUrl,
+  type Transport,
+} from './internal/follow-redirects.ts';
 import { LimitedBody } from './internal/limited-body.ts';
 import { checkTransportOptions } from './internal/transport-check.ts';
 
@@ -180,6 +185,8 @@ export async function openWithLimits(
   options: FetchLimitsOptions = {},
 ): Promise<OpenedResponse> {
   const limits = readLimits(options);
+  // The URL first, as before: a bad one fails without loading fetch.
+  requestUrl(url);
   const headers = requestHeaders(options.headers);
   checkTransportOptions(options);
   const guard = options.blockPrivateAddresses === true;

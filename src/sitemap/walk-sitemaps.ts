@@ -152,7 +152,7 @@ export interface SitemapResponse {
 /** How the walk asks for one sitemap: a GET that follows redirects. */
 export interface SitemapRequest {
   readonly timeoutMs: number;
-  /** Bytes downloaded, compressed as sent. */
+  /** Body bytes as the transport hands them over (after any `Content-Encoding` is undone). */
   readonly maxBytes: number;
   /** Field names in lower case. */
   readonly headers: Readonly<Record<string, string>>;

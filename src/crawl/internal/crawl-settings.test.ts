@@ -65,6 +65,9 @@ test('bad options are refused before anything is opened', () => {
     [{ start: START, rate: -1 }, /rate must be a finite number, 0 or more, not -1/],
     [{ start: START, maxPages: Number.NaN }, /maxPages must be a finite number/],
     [{ start: START, timeoutMs: Number.POSITIVE_INFINITY }, /timeoutMs must be a finite number/],
+    // Past setTimeout's range a timer fires at once: every request would time out.
+    [{ start: START, timeoutMs: 3e9 }, /timeoutMs must be .* at most 2147483647, not 3000000000/],
+    [{ start: START, timeoutMs: 0 }, /timeoutMs must be a number of milliseconds above 0/],
     [{ start: START, include: [''] }, /include/],
   ];
   for (const [options, message] of table) {

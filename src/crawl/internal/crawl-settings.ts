@@ -86,6 +86,9 @@ export interface CrawlSettings {
   readonly worker: WorkerSettings;
 }
 
+/** The longest delay `setTimeout` honours. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** Resolves the options once; a number that is not finite and 0 or more is refused. */
 export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
   const shared: Record<string, unknown> = {};
@@ -103,6 +106,14 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
         `${key} must be a finite number, 0 or more, not ${value}`,
       );
     }
+  }
+  // setTimeout's range: past it a timer fires at once, and every request would time out.
+  const timeoutMs = shared['timeoutMs'] as number;
+  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `timeoutMs must be a number of milliseconds above 0, at most ${MAX_TIMEOUT_MS}, not ${timeoutMs}`,
+    );
   }
   // A glob that does not compile is refused now, before a crawl is created with it.
   pathFilter({

@@ -89,7 +89,7 @@ export class Crawler {
       ? AbortSignal.any([worker.signal, this.#halt.signal])
       : this.#halt.signal;
     this.#context = requestContext(shared, worker, signal);
-    this.#waitForTurn = hostTurn(state, this.#context, worker.sleep);
+    this.#waitForTurn = hostTurn(state, worker.sleep);
     this.#robots = new RobotsGate({
       state,
       context: this.#context,

@@ -1,9 +1,11 @@
 import { originOf } from '../../url/index.ts';
 import type { CrawlState } from '../crawl-state.ts';
-import type { RequestContext } from './request-context.ts';
 
-/** Waits until the host of a URL may be sent a request (see {@link hostTurn}). */
-export type WaitForTurn = (url: string) => Promise<void>;
+/**
+ * Waits until the host of a URL may be sent a request (see {@link hostTurn}); rejects when
+ * `signal` fires first (the request's time is up), without taking the turn.
+ */
+export type WaitForTurn = (url: string, signal: AbortSignal) => Promise<void>;
 
 /**
  * The wait before a request outside the queue (a sitemap, a feed, another host's robots.txt,
@@ -12,15 +14,16 @@ export type WaitForTurn = (url: string) => Promise<void>;
  */
 export function hostTurn(
   state: CrawlState,
-  context: RequestContext,
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
 ): WaitForTurn {
-  return async (url) => {
+  return async (url, signal) => {
     // Not http(s): the request fails on its own, without a turn to wait for.
     const origin = originOf(url);
     if (origin === null) return;
     for (let wait = await state.reserve(origin); wait > 0; wait = await state.reserve(origin)) {
-      await sleep(wait, context.signal);
+      // The request's signal fires with the worker's too (see Deadline).
+      await sleep(wait, signal);
+      signal.throwIfAborted();
     }
   };
 }

@@ -123,8 +123,11 @@ export async function openFollowing<H extends Hop>(
   }
 }
 
-/** `url` parsed, http(s) only, without its fragment (which is never sent). */
-function requestUrl(url: string): URL {
+/**
+ * `url` parsed, http(s) only, without its fragment (which is never sent); throws
+ * `invalid-argument` otherwise.
+ */
+export function requestUrl(url: string): URL {
   const parsed = URL.parse(url);
   if (parsed === null) throw new WaymarkError('invalid-argument', `not a URL: ${url}`);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {

@@ -41,6 +41,12 @@ export const nodeTransport: Transport<Hop> = async ({
 }) => {
   const secure = target.protocol === 'https:';
   try {
+    // Refused as fetch refuses it (before sending), not sent without its user info.
+    if (target.username !== '' || target.password !== '') {
+      throw new TypeError(
+        `Request cannot be constructed from a URL that includes credentials: ${target.href}`,
+      );
+    }
     const incoming = await send(target, secure, headers, deadline.signal);
     return new NodeResponse(incoming, deadline, maxBytes, where);
   } catch (error) {
@@ -164,7 +170,18 @@ class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> 
   release(): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#incoming.destroy();
+    if (!this.#letDrain()) this.#incoming.destroy();
+  }
+
+  /**
+   * Lets a body that has wholly arrived, none of it read, drain, so its connection goes back
+   * to the pool (destroying it would close the connection: a new one for the next request,
+   * where fetch keeps it); true when it did.
+   */
+  #letDrain(): boolean {
+    if (this.#chunks !== null || !this.#incoming.complete) return false;
+    this.#incoming.resume();
+    return true;
   }
 
   /** The chunks, or null for a status without a body; throws when the declared size is over. */
@@ -195,7 +212,7 @@ class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> 
   #finish(early: boolean): void {
     if (this.#finished) return;
     this.#finished = true;
-    if (!early) {
+    if (!early || this.#letDrain()) {
       this.#deadline.end();
       return;
     }

@@ -4,9 +4,12 @@
 // outcomes compared field by field, message included; then checked against what it must be.
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isWaymarkError } from '../../shared/waymark-error.ts';
+import type { FetchFunction } from '../fetch-with-limits.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { type OpenRequestOptions, openRequest } from './open-request.ts';
 
@@ -66,6 +69,11 @@ const CASES: readonly Case[] = [
   {
     name: 'a redirect to another scheme is an error',
     path: '/to-ftp',
+    expected: () => ({ error: 'network' }),
+  },
+  {
+    name: 'a redirect to a URL with user info is refused, as fetch refuses it',
+    path: '/to-credentials',
     expected: () => ({ error: 'network' }),
   },
   {
@@ -132,6 +140,8 @@ describe('openRequest: the same outcomes over node:http and over fetch', () => {
       '/loop-a': { status: 301, headers: { location: '/loop-b' } },
       '/loop-b': { status: 301, headers: { location: '/loop-a' } },
       '/to-ftp': { status: 302, headers: { location: 'ftp://example.test/file' } },
+      '/to-credentials': (_, response) =>
+        response.writeHead(302, { location: server.url('/end').replace('//', '//user:pw@') }).end(),
       '/no-location': { status: 301 },
       '/gzip': {
         headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
@@ -167,6 +177,36 @@ describe('openRequest: the same outcomes over node:http and over fetch', () => {
   }
 });
 
+describe('openRequest: connections', () => {
+  test('a redirect and a cancelled small body leave their connection to the next request', async () => {
+    let connections = 0;
+    const server = createServer((request, response) => {
+      if (request.url === '/moved') response.writeHead(302, { location: '/here' }).end('moved');
+      else if (request.url === '/gone') response.writeHead(404).end('not here');
+      else response.end('here');
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const followed = await openRequest(`${origin}/moved`, OPTIONS);
+        for await (const _ of followed.body);
+        const gone = await openRequest(`${origin}/gone`, OPTIONS);
+        // Give the small body time to arrive, as a caller reading the status first would.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await gone.cancel();
+      }
+      // One request at a time: one connection would do; a second may open while the first
+      // is being handed back.
+      assert.ok(connections <= 2, `${connections} connections for 15 requests`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('openRequest: beforeSend', () => {
   test('is awaited before every hop of the chain, on both transports', async () => {
     const server = await startTestServer({
@@ -177,12 +217,8 @@ describe('openRequest: beforeSend', () => {
       for (const fetch of [undefined, globalThis.fetch]) {
         const seen: string[] = [];
         const response = await openRequest(server.url('/a'), {
+          ...OPTIONS,
           fetch,
-          timeoutMs: 5000,
-          maxBytes: 1000,
-          maxRedirects: 10,
-          followRedirects: true,
-          headers: {},
           beforeSend: async (url) => {
             await new Promise((resolve) => setTimeout(resolve, 20));
             seen.push(`${url} after ${server.requests.length} requests`);
@@ -198,7 +234,48 @@ describe('openRequest: beforeSend', () => {
       await server.close();
     }
   });
+
+  test('a wait past the time cap is a timeout, its signal fires, and nothing is sent after it', async () => {
+    const server = await startTestServer({ '/a': { body: 'a' } });
+    // A caller's fetch may not listen to its signal either.
+    const deafFetch: FetchFunction = (url, init) =>
+      globalThis.fetch(url, { ...init, signal: null });
+    try {
+      for (const fetch of [undefined, deafFetch]) {
+        let given: AbortSignal | null = null;
+        const started = performance.now();
+        await assert.rejects(
+          openRequest(server.url('/a'), {
+            ...OPTIONS,
+            fetch,
+            timeoutMs: 100,
+            // A wait that does not listen to its signal: the request must still not go out.
+            beforeSend: async (_url, signal) => {
+              given = signal;
+              await new Promise((resolve) => setTimeout(resolve, 300));
+            },
+          }),
+          (error) => isWaymarkError(error) && error.code === 'timeout',
+        );
+        assert.ok(performance.now() - started < 290, 'the timeout did not wait for the wait');
+        assert.equal((given as AbortSignal | null)?.aborted, true);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(server.requests.length, 0);
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+const OPTIONS: OpenRequestOptions = {
+  fetch: undefined,
+  timeoutMs: 5000,
+  maxBytes: 1_000_000,
+  maxRedirects: 10,
+  followRedirects: true,
+  headers: { 'user-agent': 'test' },
+};
 
 async function outcome(
   url: string,
@@ -206,15 +283,7 @@ async function outcome(
   options: Partial<OpenRequestOptions> = {},
 ): Promise<Outcome> {
   try {
-    const response = await openRequest(url, {
-      fetch,
-      timeoutMs: 5000,
-      maxBytes: 1_000_000,
-      maxRedirects: 10,
-      followRedirects: true,
-      headers: { 'user-agent': 'test' },
-      ...options,
-    });
+    const response = await openRequest(url, { ...OPTIONS, fetch, ...options });
     const chunks: Uint8Array[] = [];
     for await (const chunk of response.body) chunks.push(chunk);
     return {

@@ -13,10 +13,11 @@ export interface OpenRequestOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal | undefined;
   /**
-   * Awaited before each request of the chain is sent (a crawl waiting for the host's turn);
-   * the wait counts toward `timeoutMs`.
+   * Awaited before each request of the chain is sent (a crawl waiting for the host's turn).
+   * The wait counts toward `timeoutMs`: `signal` fires when the time is up (or the caller's
+   * signal fires), and nothing is sent after it has.
    */
-  readonly beforeSend?: ((url: string) => Promise<void>) | undefined;
+  readonly beforeSend?: ((url: string, signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** The final response of {@link openRequest}. */
@@ -57,7 +58,8 @@ export async function openRequest(
     beforeSend === undefined
       ? transport
       : async (request) => {
-          await beforeSend(request.url);
+          await beforeSend(request.url, request.deadline.signal);
+          request.deadline.signal.throwIfAborted();
           return transport(request);
         },
   );

@@ -16,7 +16,7 @@ const FIRST_CAPACITY = 64;
 /**
  * Collects diagnostics with their line and column, capped per code. Positions are offsets in
  * the decoded text. The log keeps no text, only the offsets of the line breaks in the last
- * stretch of it, in a ring allocated once outside the JavaScript heap. Holding the text itself
+ * stretch of it, in a bounded ring outside the JavaScript heap. Holding the text itself
  * (or a growing array) kept data alive across garbage collections, which made V8 grow its
  * young generation and the process's memory by tens of megabytes on a large sitemap.
  */
