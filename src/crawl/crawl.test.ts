@@ -102,6 +102,35 @@ describe('crawl against the fixture site on 127.0.0.1', () => {
     }
   });
 
+  test("a robots.txt redirect waits for the host's turn like any other request", async () => {
+    const server = await startTestServer({
+      '/robots.txt': { status: 301, headers: { location: '/robots-moved.txt' } },
+      '/robots-moved.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'User-agent: *\nAllow: /\n',
+      },
+      '/': { headers: { 'content-type': 'text/html' }, body: '<title>home</title>' },
+    });
+    try {
+      // A gap of 200 ms: long beside the time a connection takes to open, even on a busy machine.
+      await crawl({ start: server.url('/'), rate: 5, sitemaps: false, timeoutMs: 2000 });
+      const [robots, moved, home] = server.requests;
+      assert.deepEqual(
+        [robots?.path, moved?.path, home?.path],
+        ['/robots.txt', '/robots-moved.txt', '/'],
+      );
+      // robots.txt's turn was booked when it was claimed, before its connection opened, so
+      // its redirect may follow a little under a gap after robots.txt arrived; the page waits
+      // a whole gap after the redirect.
+      const afterRobots = (moved?.time ?? 0) - (robots?.time ?? 0);
+      assert.ok(afterRobots >= 100, `the redirect followed ${afterRobots} ms after robots.txt`);
+      const afterMoved = (home?.time ?? 0) - (moved?.time ?? 0);
+      assert.ok(afterMoved >= 190, `the page followed ${afterMoved} ms after the redirect`);
+    } finally {
+      await server.close();
+    }
+  });
+
   // RFC 9309 2.3.1.3-4: a robots.txt that answers 5xx or 429 means crawl nothing; the
   // summary says why, and the old sitemap is not replaced (write is never called).
   for (const status of [500, 503, 429]) {

@@ -97,6 +97,7 @@ export class Crawler {
       agentToken: productToken(shared.userAgent),
       baseGapMs: baseGapMs(shared),
       emit,
+      waitForTurn: this.#waitForTurn,
     });
     this.#decision = urlRules(crawl, worker.now);
     this.#work = {

@@ -2,6 +2,7 @@ import { type RobotsTxt, robotsForStatus } from '../../robots/index.ts';
 import type { CrawlState, HostRobots } from '../crawl-state.ts';
 import type { CrawlEvent } from '../types.ts';
 import type { SharedCrawlOptions } from './crawl-settings.ts';
+import type { WaitForTurn } from './host-turn.ts';
 import type { RequestContext } from './request-context.ts';
 import { fetchRobots } from './robots-fetch.ts';
 
@@ -14,6 +15,8 @@ export interface RobotsGateOptions {
   /** Milliseconds between requests to one host before Crawl-delay. */
   readonly baseGapMs: number;
   readonly emit: (event: CrawlEvent) => Promise<void>;
+  /** Waits for a host's turn: before each redirect of a robots.txt (its first request was booked with its claim). */
+  readonly waitForTurn: WaitForTurn;
 }
 
 /** How an origin's robots.txt fetch ended, when it left the origin closed (RFC 9309 2.3.1.3). */
@@ -61,7 +64,12 @@ export class RobotsGate {
    */
   async fetch(origin: string): Promise<RobotsTxt> {
     const o = this.#options;
-    const fetched = await fetchRobots(origin, o.context);
+    let booked = true;
+    const fetched = await fetchRobots(origin, o.context, (url, signal) => {
+      if (!booked) return o.waitForTurn(url, signal);
+      booked = false;
+      return Promise.resolve();
+    });
     const outcome: HostRobots = {
       status: fetched.status,
       detail: fetched.detail,
