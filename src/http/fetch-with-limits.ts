@@ -1,3 +1,4 @@
+import { MAX_TIMEOUT_MS } from '../shared/abortable-sleep.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { checkLiteralHost, publicOnlyFetch } from './internal/address-checked-fetch.ts';
 import {
@@ -122,9 +123,6 @@ interface Limits {
   maxRedirects: number;
 }
 
-/** The longest delay `setTimeout` honours; a longer one would fire at once. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 /**
  * GETs `url` and reads the whole body, within a time cap, a size cap and a redirect cap.
  * Redirects are followed one hop at a time, each visible in `redirects`. Any status is a
@@ -186,7 +184,7 @@ export async function openWithLimits(
 ): Promise<OpenedResponse> {
   const limits = readLimits(options);
   // The URL first, as before: a bad one fails without loading fetch.
-  requestUrl(url);
+  const start = requestUrl(url);
   const headers = requestHeaders(options.headers);
   checkTransportOptions(options);
   const guard = options.blockPrivateAddresses === true;
@@ -195,7 +193,7 @@ export async function openWithLimits(
     redirects,
     response,
   } = await openFollowing(
-    url,
+    start,
     headers,
     { ...limits, followRedirects: options.followRedirects !== false, signal: options.signal },
     fetchTransport(guard ? publicOnlyFetch : (options.fetch ?? globalThis.fetch), guard),

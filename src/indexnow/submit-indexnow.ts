@@ -1,6 +1,6 @@
 import type { FetchFunction } from '../http/index.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
-import { abortableSleep } from '../shared/abortable-sleep.ts';
+import { abortableSleep, MAX_TIMEOUT_MS } from '../shared/abortable-sleep.ts';
 import { isWaymarkError, WaymarkError } from '../shared/waymark-error.ts';
 import { type PostAnswer, type PostOptions, postJson } from './internal/post-json.ts';
 import { type IndexNowPlan, planIndexNowSubmission } from './plan-submission.ts';
@@ -34,9 +34,6 @@ const DEFAULTS = {
   timeoutMs: 30_000,
   maxResponseBytes: 64 * 1024,
 } as const;
-
-/** The longest delay `setTimeout` honours. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface Settings {
   readonly endpoint: string;

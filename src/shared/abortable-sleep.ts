@@ -1,3 +1,6 @@
+/** The longest delay `setTimeout` honours: a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** Resolves after `ms`; rejects with the signal's reason as soon as it fires. */
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { FetchFunction } from '../../http/index.ts';
-import { abortableSleep } from '../../shared/abortable-sleep.ts';
+import { abortableSleep, MAX_TIMEOUT_MS } from '../../shared/abortable-sleep.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { pathFilter } from '../../url/index.ts';
 import type { CrawlOptions } from '../types.ts';
@@ -85,9 +85,6 @@ export interface CrawlSettings {
   readonly given: ReadonlySet<SharedKey>;
   readonly worker: WorkerSettings;
 }
-
-/** The longest delay `setTimeout` honours. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Resolves the options once; a number that is not finite and 0 or more is refused. */
 export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {

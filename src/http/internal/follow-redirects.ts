@@ -60,19 +60,17 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /**
- * GETs `url` through `transport`, following redirects (unless `followRedirects` is false),
- * under one time cap from the first connect to the last body byte. Throws `invalid-argument`
- * for a URL that is not http(s); otherwise rejects as the transport's failure, named by
- * `Deadline.failure` (`timeout`, `network`, `redirect-limit`, ...), or with the caller's
- * abort reason.
+ * GETs `start` (checked by {@link requestUrl}) through `transport`, following redirects
+ * (unless `followRedirects` is false), under one time cap from the first connect to the last
+ * body byte. Rejects as the transport's failure, named by `Deadline.failure` (`timeout`,
+ * `network`, `redirect-limit`, ...), or with the caller's abort reason.
  */
 export async function openFollowing<H extends Hop>(
-  url: string,
+  start: URL,
   headers: Readonly<Record<string, string>>,
   options: FollowOptions,
   transport: Transport<H>,
 ): Promise<Followed<H>> {
-  const start = requestUrl(url);
   let fields = headers;
   options.signal?.throwIfAborted();
   const deadline = new Deadline(options.timeoutMs, options.signal);

@@ -1,5 +1,5 @@
 import { type FetchFunction, fetchTransport } from '../fetch-with-limits.ts';
-import { type Hop, openFollowing, type Transport } from './follow-redirects.ts';
+import { type Hop, openFollowing, requestUrl, type Transport } from './follow-redirects.ts';
 import { nodeTransport } from './node-open.ts';
 
 /** Options of {@link openRequest}: the caps already checked, the header fields in lower case. */
@@ -52,7 +52,7 @@ export async function openRequest(
     redirects,
     response,
   } = await openFollowing(
-    url,
+    requestUrl(url),
     options.headers,
     options,
     beforeSend === undefined
