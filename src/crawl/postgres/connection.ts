@@ -15,6 +15,7 @@
 import type postgres from 'postgres';
 import type { Sql, TransactionSql } from 'postgres';
 import { WaymarkError } from '../../shared/waymark-error.ts';
+import { ARRAY_TYPES } from './array-codec.ts';
 import { describe, failureKind } from './retry.ts';
 
 /** Where a pool connects, for messages: never the password. */
@@ -115,8 +116,14 @@ function make(postgres: Factory, connection: string, workerTimeoutMs: number): S
     backoff: () => 0,
     // `CREATE ... IF NOT EXISTS` notices would go to console.log.
     onnotice: () => {},
-    // bigint (ids, epoch ms, counts) as numbers: all stay far below 2^53.
-    types: { bigint: { to: 20, from: [20], parse: Number, serialize: String } },
+    // Array types are declared, not fetched: the driver's fetch can fail unhandled (see
+    // array-codec.ts).
+    fetch_types: false,
+    types: {
+      // bigint (ids, epoch ms, counts) as numbers: all stay far below 2^53.
+      bigint: { to: 20, from: [20], parse: Number, serialize: String },
+      ...ARRAY_TYPES,
+    },
     connection: {
       application_name: process.env['PGAPPNAME'] ?? 'waymark',
       // A worker frozen inside a transaction (stopped, partitioned, a machine gone) would

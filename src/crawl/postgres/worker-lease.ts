@@ -23,6 +23,7 @@ export class WorkerLease {
   readonly #timeoutMs: number;
   #id: number | null = null;
   #heartbeat: ReturnType<typeof setInterval> | null = null;
+  #stopped = false;
   #lastReap = 0;
 
   constructor(calls: Calls, pool: Pool, q: Statements, timeoutMs: number) {
@@ -47,6 +48,8 @@ export class WorkerLease {
     );
     const id = Number(row?.['id']);
     this.#id = id;
+    // A close that came while this registered: no heartbeat outlives the state.
+    if (this.#stopped) return id;
     const beat = () => {
       const sql = this.#pool.sql;
       run(sql, this.#q.heartbeat, [id]).catch((error: unknown) => {
@@ -60,8 +63,9 @@ export class WorkerLease {
     return id;
   }
 
-  /** Stops the heartbeat. */
+  /** Stops the heartbeat, and keeps a registration still under way from starting one. */
   stop(): void {
+    this.#stopped = true;
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
   }
