@@ -13,7 +13,10 @@ export interface WalkSitemapsOptions {
   readonly userAgent?: string;
   /** Time for one sitemap, connect to last byte. Default 30 s. */
   readonly timeoutMs?: number;
-  /** Bytes downloaded per sitemap (compressed as sent). Default 50 MiB. */
+  /**
+   * Bytes of one sitemap's response body, counted after any HTTP `Content-Encoding` is undone
+   * (a `.xml.gz` file served as such counts compressed). Default 50 MiB.
+   */
   readonly maxDownloadBytes?: number;
   /** Bytes read per sitemap after gzip decompression. Default 100 MiB. */
   readonly maxBytes?: number;

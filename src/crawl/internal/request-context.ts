@@ -36,6 +36,12 @@ export function requestContext(
   };
 }
 
+/** How every request of a crawl follows redirects: up to `openWithLimits`'s default. */
+export const FOLLOW_REDIRECTS = {
+  maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
+  followRedirects: true,
+} as const;
+
 /**
  * The context as options of `openRequest`, with the request's own `accept`: over the
  * caller's fetch if they gave one, else over waymark's own transport; redirects followed
@@ -51,8 +57,7 @@ export function requestOptions(
     signal: context.signal,
     timeoutMs: context.timeoutMs,
     maxBytes: context.maxBytes,
-    maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
-    followRedirects: true,
+    ...FOLLOW_REDIRECTS,
     headers: { 'user-agent': context.userAgent, accept },
     beforeSend,
   };

@@ -1,4 +1,3 @@
-import { DEFAULT_FETCH_LIMITS } from '../../http/index.ts';
 import { openRequest } from '../../http/internal/open-request.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
 import { printable } from '../../shared/printable.ts';
@@ -13,7 +12,7 @@ import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/inde
 import type { FrontierItem } from '../crawl-state.ts';
 import type { WaitForTurn } from './host-turn.ts';
 import { PRIORITY_SITEMAP_URL } from './page-outcomes.ts';
-import type { RequestContext } from './request-context.ts';
+import { FOLLOW_REDIRECTS, type RequestContext } from './request-context.ts';
 import { fetchRobots } from './robots-fetch.ts';
 
 /** URLs from the sitemaps go to the frontier this many at a time (one transaction each). */
@@ -178,8 +177,7 @@ function sitemapOpener(options: SitemapSeedOptions): SitemapOpener {
     const response = await openRequest(url, {
       ...request,
       fetch: options.context.fetch,
-      maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
-      followRedirects: true,
+      ...FOLLOW_REDIRECTS,
       beforeSend: options.waitForTurn,
     });
     return {
