@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { errorMessage } from '../shared/error-message.ts';
 import { flattenBatches } from './internal/batch-flattener.ts';
 import { chunksOf, gunzipIfNeeded, type SitemapInput } from './internal/byte-source.ts';
 import { ReadingTime } from './internal/reading-time.ts';
@@ -127,7 +128,7 @@ export function parseSitemapBatches(
         problem(
           source.gzipped() ? 'gzip-error' : 'read-error',
           'error',
-          `${what} (${(error as Error).message}); entries before it were kept`,
+          `${what} (${errorMessage(error)}); entries before it were kept`,
         ),
       );
     } finally {

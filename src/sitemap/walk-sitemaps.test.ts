@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import {
+  type RouteHandler,
+  startTestServer,
+  type TestServer,
+} from '../http/test-support/test-server.ts';
 import { MAX_REQUEST_URL_LENGTH } from '../url/index.ts';
 import { type SitemapReport, walkSitemaps } from './index.ts';
 
@@ -147,10 +152,24 @@ describe('walkSitemaps requests the next sitemap while it reads a URL set', () =
   const secondArrived = new Promise<void>((resolve) => {
     secondRequested = resolve;
   });
-  let thirdReleased: () => void = () => {};
-  const thirdClosed = new Promise<void>((resolve) => {
-    thirdReleased = resolve;
-  });
+  /** When each watched route's request arrived, and when its connection closed. */
+  const watches = new Map<string, { requested: Promise<void>; closed: Promise<void> }>();
+  /** A route that records its request and close; `answer`, if given, starts the response. */
+  const watched = (path: string, answer?: (res: ServerResponse) => void): RouteHandler => {
+    let requested: () => void = () => {};
+    let closed: () => void = () => {};
+    watches.set(path, {
+      requested: new Promise((resolve) => (requested = resolve)),
+      closed: new Promise((resolve) => (closed = resolve)),
+    });
+    return (_, res) => {
+      res.on('close', closed);
+      answer?.(res);
+      requested();
+    };
+  };
+  const watch = (path: string) =>
+    watches.get(path) as { requested: Promise<void>; closed: Promise<void> };
   before(async () => {
     const o = () => server.origin;
     server = await startTestServer({
@@ -171,11 +190,13 @@ describe('walkSitemaps requests the next sitemap while it reads a URL set', () =
         res.end(urlset(o(), ['/three']));
       },
       // Half a document, then nothing: only a client that lets go of it closes it.
-      '/third.xml': (_, res) => {
-        res.on('close', thirdReleased);
+      '/third.xml': watched('/third.xml', (res) => {
         res.writeHead(200, xml);
         res.write(urlset(o(), ['/four']).slice(0, 60));
-      },
+      }),
+      // Never answered.
+      '/silent-after-break.xml': watched('/silent-after-break.xml'),
+      '/silent-after-abort.xml': watched('/silent-after-abort.xml'),
     });
   });
   after(() => server.close());
@@ -210,15 +231,60 @@ describe('walkSitemaps requests the next sitemap while it reads a URL set', () =
     const walk = walkSitemaps([server.url('/second.xml'), server.url('/third.xml')]);
     for await (const { entry } of walk) {
       assert.equal(entry.loc, server.url('/three'));
+      // /third.xml is requested ahead (the walk is inside /second.xml's only batch).
+      await watch('/third.xml').requested;
       break;
     }
-    // /third.xml was requested ahead (the walk was inside /second.xml's only batch), never
-    // read, and let go: its server sees the connection close (else this test times out).
-    await thirdClosed;
+    // Never read, and let go: its server sees the connection close (else this test times out).
+    await watch('/third.xml').closed;
     assert.deepEqual(
       server.requests.slice(before).map((r) => r.path),
       ['/second.xml', '/third.xml'],
     );
+  });
+
+  test('stopping early stops a sitemap requested ahead that has not answered yet', {
+    timeout: 10_000,
+  }, async () => {
+    // Its time cap is a minute: only a walk that stops the request lets the server see the
+    // connection close within the test's 10 s.
+    const walk = walkSitemaps([server.url('/second.xml'), server.url('/silent-after-break.xml')], {
+      timeoutMs: 60_000,
+    });
+    for await (const _ of walk) {
+      await watch('/silent-after-break.xml').requested;
+      break;
+    }
+    await watch('/silent-after-break.xml').closed;
+  });
+
+  test('an abort with any reason while a sitemap is requested ahead: the walk rejects with it, nothing is left unhandled', {
+    timeout: 10_000,
+  }, async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      const walk = walkSitemaps(
+        [server.url('/second.xml'), server.url('/silent-after-abort.xml')],
+        { signal: controller.signal, timeoutMs: 60_000 },
+      );
+      await assert.rejects(
+        async () => {
+          for await (const _ of walk) {
+            await watch('/silent-after-abort.xml').requested;
+            controller.abort(null);
+          }
+        },
+        (error) => error === null,
+      );
+      await watch('/silent-after-abort.xml').closed;
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
 

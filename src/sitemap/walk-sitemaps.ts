@@ -1,6 +1,7 @@
 import type { FetchFunction } from '../http/index.ts';
 import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
+import { errorMessage } from '../shared/error-message.ts';
 import { isWaymarkError, type WaymarkErrorCode } from '../shared/waymark-error.ts';
 import { isUrlTooLong, MAX_REQUEST_URL_LENGTH } from '../url/url-length.ts';
 import { parseSitemapBatches } from './read-sitemap.ts';
@@ -186,13 +187,21 @@ export async function* walkSitemapsWith(
     .map((url) => ({ url, parent: null, parentFinalUrl: null, depth: 0 }));
   /** The next sitemap, requested early (see `prefetch`). */
   // Set by requestNext, a closure, which narrowing cannot see: hence the cast.
-  let early = null as { readonly pending: Pending; readonly opening: Promise<Opening> } | null;
+  let early = null as {
+    readonly pending: Pending;
+    readonly opening: Promise<Opening>;
+    /** Stops the early request when the walk ends without reading it. */
+    readonly stop: AbortController;
+  } | null;
   const requestNext = (): void => {
     const next = stack.at(-1);
     if (options.prefetch === false || next === undefined || fetched >= maxSitemaps) return;
     if (isUrlTooLong(next.url) || crossOriginReason(next, options) !== null) return;
     if (seen.has(canonical(next.url))) return;
-    early = { pending: next, opening: open(next, options, opener) };
+    const stop = new AbortController();
+    const signal =
+      options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+    early = { pending: next, opening: open(next, options, opener, signal), stop };
   };
   try {
     while (stack.length > 0) {
@@ -233,7 +242,7 @@ export async function* walkSitemapsWith(
       if (early?.pending === pending) {
         opening = early.opening;
         early = null;
-      } else opening = open(pending, options, opener);
+      } else opening = open(pending, options, opener, options.signal);
       const opened = await opening;
       if ('thrown' in opened) throw opened.thrown;
       if ('refused' in opened) {
@@ -306,11 +315,17 @@ export async function* walkSitemapsWith(
       }
     }
   } finally {
-    // Stopped early: release a sitemap requested ahead and never read, without waiting
-    // for it (its server may be slow to answer).
-    void early?.opening.then((opened) => {
-      if ('response' in opened) opened.response.cancel().catch(() => {});
-    });
+    // Stopped early (a break, an abort, a failure): stop a sitemap requested ahead and never
+    // read, without waiting for it (its server may be slow to answer), so no socket or time
+    // cap of it outlives the walk; one that already answered is released.
+    if (early !== null) {
+      early.stop.abort();
+      early.opening
+        .then((opened) => {
+          if ('response' in opened) return opened.response.cancel();
+        })
+        .catch(() => {});
+    }
   }
 }
 
@@ -331,6 +346,7 @@ async function open(
   pending: Pending,
   options: WalkSitemapsOptions,
   opener: SitemapOpener,
+  signal: AbortSignal | undefined,
 ): Promise<Opening> {
   if (options.checkSitemap !== undefined) {
     try {
@@ -347,7 +363,7 @@ async function open(
   }
   try {
     const response = await opener(pending.url, {
-      signal: options.signal,
+      signal,
       timeoutMs: options.timeoutMs ?? 30_000,
       maxBytes: options.maxDownloadBytes ?? 50 * 1024 * 1024,
       headers: {
@@ -359,7 +375,7 @@ async function open(
   } catch (error) {
     // The caller's own abort reason is not a WaymarkError; the loop rethrows it.
     const code = isWaymarkError(error) ? error.code : 'network';
-    return { failure: (error as Error).message, code };
+    return { failure: errorMessage(error), code };
   }
 }
 

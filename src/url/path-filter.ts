@@ -1,4 +1,5 @@
 import picomatch from 'picomatch/posix.js';
+import { errorMessage } from '../shared/error-message.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import { pathPattern } from './internal/glob-pattern.ts';
 import { normalizePath, parseHttpUrl } from './internal/http-url.ts';
@@ -71,7 +72,7 @@ function compile(
       if (glob.startsWith('!')) throw new TypeError('negated globs are not supported: use exclude');
       return picomatch(pathPattern(glob), GLOB_OPTIONS);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new WaymarkError(
         'invalid-argument',
         `invalid ${field} glob ${JSON.stringify(glob)}: ${reason}`,

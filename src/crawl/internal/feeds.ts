@@ -1,5 +1,6 @@
 import { openRequest } from '../../http/internal/open-request.ts';
 import type { RobotsTxt } from '../../robots/index.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 import { readSitemap } from '../../sitemap/index.ts';
 import type { CrawlState } from '../crawl-state.ts';
 import type { WaitForTurn } from './host-turn.ts';
@@ -53,7 +54,7 @@ export async function confirmFeeds(
       if (kind === 'rss' || kind === 'atom') feeds.push(url);
     } catch (error) {
       options.context.signal?.throwIfAborted();
-      await options.warn(`feed ${url} could not be read: ${(error as Error).message}`);
+      await options.warn(`feed ${url} could not be read: ${errorMessage(error)}`);
     }
   }
   return feeds;

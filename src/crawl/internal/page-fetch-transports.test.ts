@@ -134,6 +134,16 @@ describe("pages fetched over the crawler's transport and over fetch give the sam
     assert.equal((own as Extract<PageOutcome, { kind: 'failed' }>).cause, 'ECONNREFUSED');
   });
 
+  test("a caller's fetch that rejects with something not an Error: a failed page that names it", async () => {
+    for (const thrown of [null, undefined, 'offline', 42]) {
+      const rejecting = (() => Promise.reject(thrown)) as unknown as RequestContext['fetch'];
+      const outcome = await fetchPage(server.url('/plain'), context(rejecting));
+      assert.equal(outcome.kind, 'failed');
+      const { message } = outcome as Extract<PageOutcome, { kind: 'failed' }>;
+      assert.ok(message.includes(`(${String(thrown)})`), message);
+    }
+  });
+
   test('the outcomes are the ones each route is there for', async () => {
     const kinds = new Map<string, string>();
     for (const path of Object.keys(ROUTES)) {

@@ -1,5 +1,6 @@
 import { retryAfterMs } from '../../http/index.ts';
 import { type OpenedRequest, openRequest } from '../../http/internal/open-request.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 import { failureCause } from './failure-cause.ts';
 import { HtmlExtractor, type PageFacts } from './html-extract.ts';
 import { isoDate } from './http-date.ts';
@@ -122,7 +123,7 @@ function openPage(url: string, options: RequestContext): Promise<OpenedRequest> 
 }
 
 function failed(error: unknown): PageOutcome {
-  return { kind: 'failed', message: (error as Error).message, cause: failureCause(error) };
+  return { kind: 'failed', message: errorMessage(error), cause: failureCause(error) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RobotsTxt } from '../../robots/index.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 import type { SitemapReport } from '../../sitemap/index.ts';
 import {
   type CrawlState,
@@ -147,7 +148,7 @@ export class SiteSitemaps {
       });
     } catch (error) {
       if (o.context.signal?.aborted) throw error;
-      await o.warn(`reading the sitemaps failed: ${(error as Error).message}`);
+      await o.warn(`reading the sitemaps failed: ${errorMessage(error)}`);
     }
   }
 }

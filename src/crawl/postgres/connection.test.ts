@@ -25,3 +25,20 @@ test('after end, a connection cut off by the end opens no new pool', async () =>
   pool.replace(ended);
   assert.equal(pool.sql, ended);
 });
+
+test('target_session_attrs is refused, from the URL or PGTARGETSESSIONATTRS', async () => {
+  const refused = { name: 'WaymarkError', code: 'invalid-argument' };
+  await assert.rejects(Pool.open(`${NOWHERE}?target_session_attrs=read-write`, 1000), refused);
+  const before = process.env['PGTARGETSESSIONATTRS'];
+  process.env['PGTARGETSESSIONATTRS'] = 'primary';
+  try {
+    await assert.rejects(Pool.open(NOWHERE, 1000), refused);
+    await assert.rejects(Pool.open(`${NOWHERE}?target_session_attrs=`, 1000), refused);
+  } finally {
+    if (before === undefined) delete process.env['PGTARGETSESSIONATTRS'];
+    else process.env['PGTARGETSESSIONATTRS'] = before;
+  }
+  // An empty value, with nothing in the environment, asks for nothing.
+  const pool = await Pool.open(`${NOWHERE}?target_session_attrs=`, 1000);
+  await pool.end();
+});

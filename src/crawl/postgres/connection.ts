@@ -71,6 +71,12 @@ export class Pool {
         'the PostgreSQL connection must be a postgres:// or postgresql:// URL, or empty to use the PG* variables',
       );
     }
+    if (asksForSessionCheck(connection)) {
+      throw new WaymarkError(
+        'invalid-argument',
+        'target_session_attrs (or PGTARGETSESSIONATTRS) is not supported: the driver checks each new connection with a query whose failure, when the connection drops, ends the process; connect to the primary server itself',
+      );
+    }
     const { default: postgres } = await import('postgres');
     try {
       return new Pool(() => make(postgres, connection, workerTimeoutMs));
@@ -106,6 +112,16 @@ export class Pool {
     this.#ended = true;
     await Promise.all([this.#sql.end({ timeout: 0 }), ...this.#ending]);
   }
+}
+
+/**
+ * True when postgres.js would check each new connection's session (`target_session_attrs`
+ * in the URL, else PGTARGETSESSIONATTRS): it sends that query from a promise nobody holds,
+ * like the array-type fetch (see array-codec.ts), and it cannot be turned off by an option.
+ */
+function asksForSessionCheck(connection: string): boolean {
+  const inUrl = /[?&]target_session_attrs=([^&#]*)/.exec(connection)?.[1] ?? '';
+  return inUrl !== '' || (process.env['PGTARGETSESSIONATTRS'] ?? '') !== '';
 }
 
 function make(postgres: Factory, connection: string, workerTimeoutMs: number): Sql {

@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 import { isValidUserAgent, productToken } from '../internal/user-agent.ts';
 import {
   CRAWLER_PURPOSES,
@@ -310,7 +311,7 @@ function jsonErrorPlace(
   text: string,
   error: unknown,
 ): { line: number; column: number; reason: string } {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const offset = Math.max(0, jsonErrorOffset(text));
   const before = text.slice(0, offset);
   const line = before.split(/\r\n|\r|\n/).length;
