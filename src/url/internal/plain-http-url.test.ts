@@ -171,6 +171,35 @@ describe('plain URLs without the parser', () => {
     assert.ok(answered > RUNS / 4, `answered ${answered} of ${RUNS}`);
   });
 
+  test('plainHrefOnly over runs of URLs on a few authorities answers as plainHref does', () => {
+    // It remembers the last plain authority it read: URLs that start the same way, plain or
+    // not, one after another, in any order.
+    const authorityArb = fc.tuple(schemeArb, hostArb, portArb).map((parts) => parts.join(''));
+    const tailArb = fc.tuple(pathArb, queryArb, fragmentArb).map((parts) => parts.join(''));
+    let answered = 0;
+    fc.assert(
+      fc.property(
+        fc.array(authorityArb, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.nat(2), tailArb), { minLength: 1, maxLength: 12 }),
+        (authorities, tails) => {
+          for (const [pick, tail] of tails) {
+            const input = `${authorities[pick % authorities.length]}${tail}`;
+            const href = plainHrefOnly(input);
+            if (href !== null) answered++;
+            const host = href === null ? null : lastPlainHost(` ${href}`.slice(1));
+            assert.deepEqual(
+              href === null ? null : { href, host },
+              plainHref(input),
+              JSON.stringify(input),
+            );
+          }
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+    assert.ok(answered > RUNS, `answered ${answered}`);
+  });
+
   test('plainHttpUrl gives the parser’s pieces, absolute and against a base', () => {
     let answered = 0;
     fc.assert(
