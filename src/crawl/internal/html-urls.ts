@@ -2,6 +2,7 @@
 // the resolving; only http: and https: results are kept.
 
 import { trimAscii } from '../../shared/html/html-values.ts';
+import { ownCopy } from '../../shared/own-copy.ts';
 
 /** What became of one URL attribute value. */
 export type UrlOutcome =
@@ -145,13 +146,4 @@ export function isPlainPathAt(text: string, from: number): boolean {
     if (c >= 128 || PLAIN[c] === 0) return false;
   }
   return !text.includes('/.', from);
-}
-
-/**
- * `text` in a string of its own. An attribute value is a slice of the parser's input, and V8
- * keeps a slice's whole parent alive: a remembered value would pin a chunk of some earlier
- * page. Concatenating and slicing again makes V8 copy the characters into a new string.
- */
-function ownCopy(text: string): string {
-  return ` ${text}`.slice(1);
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
+import { ownCopy } from '../../shared/own-copy.ts';
 
 /** Past this many diagnostics of one code, only a count is kept: a broken 50,000-URL file must not make 50,000 of them. */
 const PER_CODE = 100;
@@ -92,7 +93,8 @@ export class DiagnosticLog {
     this.#counts.set(code, count);
     if (count > PER_CODE) return;
     const { line, column } = this.position(offset);
-    this.#list.push({ code, severity, message, line, column });
+    // A copy: a message quotes the document, and a slice of it would keep its chunk alive.
+    this.#list.push({ code, severity, message: ownCopy(message), line, column });
   }
 
   /** Reports at a known line and column (text sitemaps count lines themselves). */
@@ -100,7 +102,7 @@ export class DiagnosticLog {
     const count = (this.#counts.get(code) ?? 0) + 1;
     this.#counts.set(code, count);
     if (count > PER_CODE) return;
-    this.#list.push({ code, severity, message, line, column });
+    this.#list.push({ code, severity, message: ownCopy(message), line, column });
   }
 
   /** The diagnostics, with one note per code that passed the cap. */

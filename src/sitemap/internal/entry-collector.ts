@@ -1,3 +1,4 @@
+import { ownCopy } from '../../shared/own-copy.ts';
 import type { Changefreq, SitemapIndexEntry, SitemapUrl } from '../types.ts';
 import type { DiagnosticLog } from './diagnostic-log.ts';
 import type { UrlDraft } from './entry-drafts.ts';
@@ -60,7 +61,7 @@ export class EntryCollector {
         `date "${clip(trimXml(raw))}" cannot be read (${reading.note ?? 'unknown form'})`,
         offset,
       );
-      return trimXml(raw);
+      return ownCopy(trimXml(raw));
     }
     if (!reading.w3c)
       this.#log.report(
@@ -69,7 +70,7 @@ export class EntryCollector {
         `date "${clip(trimXml(raw))}" is not W3C Datetime; read as ${reading.value} (${reading.note})`,
         offset,
       );
-    return reading.value;
+    return ownCopy(reading.value);
   }
 
   lastmod(draft: UrlDraft, raw: string, offset: number): void {
@@ -77,12 +78,13 @@ export class EntryCollector {
     // normal value is a full date or has seconds, so `lastmod-not-xsd` cannot apply).
     const trimmed = trimXml(raw);
     if (isNormalDatetime(trimmed)) {
-      draft.lastmod = trimmed;
+      // Copied, as every value an entry holds: a slice would keep its chunk of the document.
+      draft.lastmod = ownCopy(trimmed);
       return;
     }
     const reading = readLastmod(raw);
     if (reading.value !== null) {
-      draft.lastmod = reading.value;
+      draft.lastmod = ownCopy(reading.value);
       if (reading.w3c && mayBeNotXsd(reading.value) && NOT_XSD.test(reading.value)) {
         this.#log.report(
           'info',

@@ -40,6 +40,26 @@ export function urlDraft(offset: number): UrlDraft {
   };
 }
 
+/**
+ * `draft` emptied for the next entry, as {@link urlDraft} makes one: a reader reuses one
+ * draft for all its entries (an entry never keeps its draft, only the values in it), which
+ * spares an object of eleven fields per URL.
+ */
+export function resetDraft(draft: UrlDraft, offset: number): UrlDraft {
+  draft.loc = null;
+  draft.offset = offset;
+  draft.guid = undefined;
+  draft.skip = false;
+  draft.lastmod = undefined;
+  draft.changefreq = undefined;
+  draft.priority = undefined;
+  draft.alternates = undefined;
+  draft.images = undefined;
+  draft.videos = undefined;
+  draft.news = undefined;
+  return draft;
+}
+
 /** Fields of an extension element, by child name (`thumbnail_loc`, `title`, ...). */
 export interface ExtensionDraft {
   readonly kind: 'image' | 'video' | 'news';

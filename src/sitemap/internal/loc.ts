@@ -1,3 +1,4 @@
+import { ownCopy } from '../../shared/own-copy.ts';
 import { lastPlainHost, plainHrefOnly } from '../../url/internal/plain-http-url.ts';
 
 /** XML whitespace, the only whitespace a `<loc>` may be padded with. */
@@ -50,15 +51,6 @@ export function plainLocHref(raw: string): string | null {
  * valid until the next URL call.
  */
 export const plainLocHost: (href: string) => string = lastPlainHost;
-
-/**
- * `text` as a string of its own, not a slice that keeps a larger string alive: joined to a
- * character and cut again, so V8 copies it. Joined at the end rather than the start: about
- * a sixth less time per URL.
- */
-function ownCopy(text: string): string {
-  return `${text} `.slice(0, -1);
-}
 
 /**
  * {@link readLoc} of a trimmed value without the shortcut for plain URLs. Not for use

@@ -1,3 +1,4 @@
+import { ownCopy } from '../../shared/own-copy.ts';
 import { NamespaceScope } from '../../shared/xml/namespace-scope.ts';
 import { XmlTokenizer } from '../../shared/xml/xml-tokenizer.ts';
 import type { SitemapKind } from '../types.ts';
@@ -9,6 +10,7 @@ import {
   finishImage,
   finishNews,
   finishVideo,
+  resetDraft,
   type UrlDraft,
   urlDraft,
 } from './entry-drafts.ts';
@@ -87,6 +89,8 @@ export class XmlSitemapReader {
   readonly #names = new Map<string, ElementName>();
   #entryDepth = -1;
   #url: UrlDraft | null = null;
+  /** The one draft every entry is read into (see `resetDraft`). */
+  readonly #draft: UrlDraft = urlDraft(0);
   #extension: ExtensionDraft | null = null;
   #extensionDepth = -1;
   /** The value being read (`#captured`), or null. */
@@ -232,7 +236,7 @@ export class XmlSitemapReader {
         );
         this.#finishEntry();
       }
-      this.#url = urlDraft(this.#offset);
+      this.#url = resetDraft(this.#draft, this.#offset);
       this.#entryDepth = depth;
       this.#lastOrder = -1;
       return;
@@ -412,7 +416,7 @@ export class XmlSitemapReader {
       return;
     }
     draft.alternates ??= [];
-    draft.alternates.push({ hreflang: trimXml(hreflang), href: trimXml(href) });
+    draft.alternates.push({ hreflang: ownCopy(trimXml(hreflang)), href: ownCopy(trimXml(href)) });
   }
 
   #extensionChild(
@@ -514,7 +518,8 @@ export class XmlSitemapReader {
       return;
     }
     if (this.#extension !== null) {
-      const value = trimXml(capture.text);
+      // Copied: an extension's values end up in the entry, and a slice would keep its chunk.
+      const value = ownCopy(trimXml(capture.text));
       if (capture.field === 'tag') this.#extension.tags.push(value);
       else if (!this.#extension.fields.has(capture.field)) {
         const date = capture.field === 'publication_date' || capture.field === 'expiration_date';
