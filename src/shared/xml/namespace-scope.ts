@@ -1,3 +1,5 @@
+import { NO_ATTRIBUTES } from './xml-tokenizer.ts';
+
 /**
  * In-scope namespace declarations, one frame per open element. The bindings in force are kept
  * in one map, so `resolve` costs the same at any depth; an element that declares something
@@ -10,6 +12,11 @@ export class NamespaceScope {
   readonly #frames: (Map<string, string | undefined> | null)[] = [];
 
   open(attributes: Readonly<Record<string, string>>): void {
+    // Nearly every element has no attributes: no `for...in` set up for them.
+    if (attributes === NO_ATTRIBUTES) {
+      this.#frames.push(null);
+      return;
+    }
     let replaced: Map<string, string | undefined> | null = null;
     for (const name in attributes) {
       if (name !== 'xmlns' && !name.startsWith('xmlns:')) continue;

@@ -99,7 +99,7 @@ function nameKey(first: number, second: number): number {
 }
 
 /** Shared by every tag without attributes, so a plain tag costs no object. */
-const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+export const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Where a processing instruction's or declaration's name ends (htmlparser2's `reNameEnd`). */
 const INSTRUCTION_NAME_END = /\s|\//;

@@ -45,6 +45,11 @@ export class EntryCollector {
   stopped = false;
   readonly #log: DiagnosticLog;
   readonly #options: CollectorOptions;
+  /**
+   * The last normal lastmod read, copied: many sitemaps give every entry (or long runs of
+   * them) the same one, which then costs a comparison instead of a check and a copy.
+   */
+  #lastNormalLastmod: string | null = null;
 
   constructor(log: DiagnosticLog, options: CollectorOptions) {
     this.#log = log;
@@ -77,9 +82,22 @@ export class EntryCollector {
     // Nearly every lastmod is already normal: kept as written, with nothing to report (a
     // normal value is a full date or has seconds, so `lastmod-not-xsd` cannot apply).
     const trimmed = trimXml(raw);
+    const last = this.#lastNormalLastmod;
+    // The day's last digit first: two different dates mostly differ there, and comparing one
+    // character is cheaper than comparing strings (a whole comparison cost 3% of a read).
+    if (
+      last !== null &&
+      trimmed.charCodeAt(9) === last.charCodeAt(9) &&
+      trimmed.length === last.length &&
+      trimmed === last
+    ) {
+      draft.lastmod = last;
+      return;
+    }
     if (isNormalDatetime(trimmed)) {
       // Copied, as every value an entry holds: a slice would keep its chunk of the document.
-      draft.lastmod = ownCopy(trimmed);
+      this.#lastNormalLastmod = ownCopy(trimmed);
+      draft.lastmod = this.#lastNormalLastmod;
       return;
     }
     const reading = readLastmod(raw);
