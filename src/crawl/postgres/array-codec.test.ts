@@ -31,6 +31,10 @@ describe('parseArray', () => {
   });
 
   const refused = [
+    '{,}',
+    '{a,}',
+    '{a}}',
+    '{a,,b}',
     '',
     '{',
     '}',

@@ -67,8 +67,9 @@ export function parseArray<T>(text: string, element: (text: string) => T): (T | 
       const comma = text.indexOf(',', at);
       const stop = comma < 0 || comma > end ? end : comma;
       const raw = text.slice(at, stop);
-      if (raw.includes('{') || raw.includes('"')) {
-        throw new SyntaxError('a nested array or stray quote where a flat element was expected');
+      // PostgreSQL quotes an empty string, and never writes a brace or quote bare.
+      if (raw === '' || raw.includes('{') || raw.includes('}') || raw.includes('"')) {
+        throw new SyntaxError(`not a flat array element: ${JSON.stringify(raw.slice(0, 40))}`);
       }
       values.push(raw === 'NULL' ? null : element(raw));
       at = stop;

@@ -29,6 +29,8 @@ test('after end, a connection cut off by the end opens no new pool', async () =>
 test('target_session_attrs is refused, from the URL or PGTARGETSESSIONATTRS', async () => {
   const refused = { name: 'WaymarkError', code: 'invalid-argument' };
   await assert.rejects(Pool.open(`${NOWHERE}?target_session_attrs=read-write`, 1000), refused);
+  // The name percent-encoded, as the driver decodes it.
+  await assert.rejects(Pool.open(`${NOWHERE}?target%5Fsession%5Fattrs=primary`, 1000), refused);
   const before = process.env['PGTARGETSESSIONATTRS'];
   process.env['PGTARGETSESSIONATTRS'] = 'primary';
   try {
@@ -38,7 +40,10 @@ test('target_session_attrs is refused, from the URL or PGTARGETSESSIONATTRS', as
     if (before === undefined) delete process.env['PGTARGETSESSIONATTRS'];
     else process.env['PGTARGETSESSIONATTRS'] = before;
   }
-  // An empty value, with nothing in the environment, asks for nothing.
-  const pool = await Pool.open(`${NOWHERE}?target_session_attrs=`, 1000);
-  await pool.end();
+  // An empty value, with nothing in the environment, asks for nothing; nor does the name
+  // where the driver does not read it (in the fragment).
+  for (const url of [`${NOWHERE}?target_session_attrs=`, `${NOWHERE}#&target_session_attrs=x`]) {
+    const pool = await Pool.open(url, 1000);
+    await pool.end();
+  }
 });

@@ -71,15 +71,10 @@ export class Pool {
         'the PostgreSQL connection must be a postgres:// or postgresql:// URL, or empty to use the PG* variables',
       );
     }
-    if (asksForSessionCheck(connection)) {
-      throw new WaymarkError(
-        'invalid-argument',
-        'target_session_attrs (or PGTARGETSESSIONATTRS) is not supported: the driver checks each new connection with a query whose failure, when the connection drops, ends the process; connect to the primary server itself',
-      );
-    }
     const { default: postgres } = await import('postgres');
+    let pool: Pool;
     try {
-      return new Pool(() => make(postgres, connection, workerTimeoutMs));
+      pool = new Pool(() => make(postgres, connection, workerTimeoutMs));
     } catch (error) {
       // No cause: a URL parser's error carries its input, password and all.
       throw new WaymarkError(
@@ -87,6 +82,17 @@ export class Pool {
         `the PostgreSQL connection URL cannot be read (${describe(error)})`,
       );
     }
+    // As the driver read it (the URL's parameter, decoded, else PGTARGETSESSIONATTRS).
+    const sessionCheck = (pool.sql.options as { target_session_attrs?: unknown })
+      .target_session_attrs;
+    if (sessionCheck !== undefined && sessionCheck !== null && sessionCheck !== '') {
+      await pool.end();
+      throw new WaymarkError(
+        'invalid-argument',
+        'target_session_attrs (or PGTARGETSESSIONATTRS) is not supported: on a server before PostgreSQL 14 the driver checks each new connection with a query whose failure, when the connection drops, ends the process; connect to the primary server itself',
+      );
+    }
+    return pool;
   }
 
   get sql(): Sql {
@@ -112,16 +118,6 @@ export class Pool {
     this.#ended = true;
     await Promise.all([this.#sql.end({ timeout: 0 }), ...this.#ending]);
   }
-}
-
-/**
- * True when postgres.js would check each new connection's session (`target_session_attrs`
- * in the URL, else PGTARGETSESSIONATTRS): it sends that query from a promise nobody holds,
- * like the array-type fetch (see array-codec.ts), and it cannot be turned off by an option.
- */
-function asksForSessionCheck(connection: string): boolean {
-  const inUrl = /[?&]target_session_attrs=([^&#]*)/.exec(connection)?.[1] ?? '';
-  return inUrl !== '' || (process.env['PGTARGETSESSIONATTRS'] ?? '') !== '';
 }
 
 function make(postgres: Factory, connection: string, workerTimeoutMs: number): Sql {

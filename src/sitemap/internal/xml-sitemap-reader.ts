@@ -429,7 +429,8 @@ export class XmlSitemapReader {
     // An extension's children are in its own namespace; a bare one falls into sitemaps.org's.
     if (this.#isSitemapElement(prefix)) this.#unknownElement(local);
     const attribute = attributes['relationship'] ?? attributes['info'];
-    if (attribute !== undefined) draft.attributes.set(local, attribute);
+    // Copied: an attribute value is a slice of the document, and it ends up in the entry.
+    if (attribute !== undefined) draft.attributes.set(local, ownCopy(attribute));
     this.#startCapture(local, depth);
   }
 

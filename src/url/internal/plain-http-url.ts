@@ -114,10 +114,11 @@ export function plainHref(text: string): { href: string; host: string } | null {
  * both to the parser.
  */
 export function plainHrefOnly(text: string): string | null {
-  if (sameAuthorityHref.test(text)) {
+  const known = current.expression.test(text) ? current : otherMatching(text);
+  if (known !== null) {
     if (!noEscapedDot(text)) return null;
-    schemeEnd = lastSchemeEnd;
-    authorityEnd = lastAuthorityEnd;
+    schemeEnd = known.schemeEnd;
+    authorityEnd = known.authorityEnd;
     return text;
   }
   if (!PLAIN_HREF.test(text) || !noEscapedDot(text) || !absolute(text)) return null;
@@ -129,30 +130,68 @@ export function plainHrefOnly(text: string): string | null {
 }
 
 /**
- * {@link PLAIN_HREF} for one authority spelled out (`^https://example\.com(?=/)...`): the URLs
- * of a sitemap are nearly all on one, and a literal prefix is matched at memory speed where
- * the host's expression steps through its labels. Matches nothing until an authority is seen
- * on two plain URLs in a row, so URLs on ever-changing hosts never compile one each.
+ * {@link PLAIN_HREF} for one authority spelled out (`^https://example\.com(?=/)...`), and
+ * where that authority ends: the URLs of a sitemap are nearly all on one authority, and a
+ * literal prefix is matched at memory speed where the host's expression steps through its
+ * labels.
  */
-let sameAuthorityHref = /(?!)/;
-let lastSchemeEnd = 0;
-let lastAuthorityEnd = 0;
-/** The authority of the last plain URL read the long way, while it is not the remembered one. */
-let candidateAuthority = '';
+interface AuthorityHref {
+  readonly expression: RegExp;
+  readonly schemeEnd: number;
+  readonly authorityEnd: number;
+}
+
+const NEVER: AuthorityHref = { expression: /(?!)/, schemeEnd: 0, authorityEnd: 0 };
+/** The authority tried first: the last one a URL matched. */
+let current = NEVER;
+/** Other authorities compiled before, most recent first (a sitemap of a few hosts). */
+const others: AuthorityHref[] = [];
+const MAX_OTHERS = 3;
+/**
+ * Plain URLs read the long way in a row on one authority before it gets an expression of its
+ * own. Compiling one costs about as much as checking a few hundred URLs the long way, so an
+ * authority must show it is not a passing one: URLs whose hosts keep changing never compile.
+ */
+export const COMPILE_AFTER = 256;
+/** The authority of the last plain URL read the long way, and how many in a row were on it. */
+let candidate = '';
+let candidateRun = 0;
+
+/** The other compiled authority that `text` is on, made current; null when none is. */
+function otherMatching(text: string): AuthorityHref | null {
+  for (let i = 0; i < others.length; i++) {
+    const other = others[i] as AuthorityHref;
+    if (!other.expression.test(text)) continue;
+    others.splice(i, 1);
+    if (current !== NEVER) others.unshift(current);
+    current = other;
+    return other;
+  }
+  return null;
+}
 
 /** After `text` passed {@link PLAIN_HREF} with a path (its pieces just found). */
 function rememberAuthority(text: string): void {
-  const authority = text.slice(0, authorityEnd);
-  if (authority !== candidateAuthority) {
+  if (authorityEnd !== candidate.length || !text.startsWith(candidate)) {
     // A copy: a slice would keep the whole input alive.
-    candidateAuthority = ` ${authority}`.slice(1);
+    candidate = ` ${text.slice(0, authorityEnd)}`.slice(1);
+    candidateRun = 1;
     return;
   }
-  sameAuthorityHref = new RegExp(
-    `^${authority.replaceAll('.', '\\.')}(?=/)${PATH}${QUERY}${PLAIN_FRAGMENT}$`,
-  );
-  lastSchemeEnd = schemeEnd;
-  lastAuthorityEnd = authorityEnd;
+  if (++candidateRun < COMPILE_AFTER) return;
+  if (current !== NEVER) {
+    others.unshift(current);
+    if (others.length > MAX_OTHERS) others.pop();
+  }
+  current = {
+    expression: new RegExp(
+      `^${candidate.replaceAll('.', '\\.')}(?=/)${PATH}${QUERY}${PLAIN_FRAGMENT}$`,
+    ),
+    schemeEnd,
+    authorityEnd,
+  };
+  candidate = '';
+  candidateRun = 0;
 }
 
 /**
