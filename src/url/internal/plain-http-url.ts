@@ -8,6 +8,8 @@
 // answer given here to the parser's. Regular expressions, not a loop over characters: V8
 // runs them as native code, several times as fast as charCodeAt per character here.
 
+import { ownCopy } from '../../shared/own-copy.ts';
+
 /** One IPv4 number in the parser's form: 0-255, no leading zero. */
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /**
@@ -173,8 +175,7 @@ function otherMatching(text: string): AuthorityHref | null {
 /** After `text` passed {@link PLAIN_HREF} with a path (its pieces just found). */
 function rememberAuthority(text: string): void {
   if (authorityEnd !== candidate.length || !text.startsWith(candidate)) {
-    // A copy: a slice would keep the whole input alive.
-    candidate = ` ${text.slice(0, authorityEnd)}`.slice(1);
+    candidate = ownCopy(text.slice(0, authorityEnd));
     candidateRun = 1;
     return;
   }
