@@ -4,6 +4,8 @@
 // page than the whole response's header handling. Anything else goes through `Date.parse`,
 // and the fast path gives what it would (a property test holds them together).
 
+import { daysInMonth } from '../../sitemap/internal/normal-datetime.ts';
+
 const IMF_FIXDATE =
   /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
 const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';
@@ -18,7 +20,7 @@ export function isoDate(value: string | null): string | null {
     if (
       Number(year) >= 1000 &&
       Number(day) >= 1 &&
-      Number(day) <= daysIn(Number(year), month) &&
+      Number(day) <= daysInMonth(Number(year), month) &&
       Number(hour) <= 23 &&
       Number(minute) <= 59 &&
       Number(second) <= 59
@@ -28,9 +30,4 @@ export function isoDate(value: string | null): string | null {
   }
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function daysIn(year: number, month: number): number {
-  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }

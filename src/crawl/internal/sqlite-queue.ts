@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { ownCopy } from '../../shared/own-copy.ts';
 import type {
   FinishedItem,
   FrontierCounts,
@@ -247,7 +248,7 @@ export class SqliteQueue {
     for (const key of this.#linking) {
       if (this.#linked.size >= MAX_LINKED) break;
       // A copy: a key may be a slice of a page's text, which it would keep alive.
-      if (!this.#linked.has(key)) this.#linked.add(` ${key}`.slice(1));
+      if (!this.#linked.has(key)) this.#linked.add(ownCopy(key));
     }
     this.#linking = [];
     this.#loggedCommitted = this.#logged;

@@ -4,6 +4,7 @@
 // WHATWG parse per question per link was a fifth of the crawl's CPU. These memos answer
 // repeats from a bounded map and leave everything else to the full function, unchanged.
 
+import { ownCopy } from '../../shared/own-copy.ts';
 import { isPlainPathAt } from './html-urls.ts';
 
 /** Most entries a memo keeps; when full it starts again empty (cheap, and bounded). */
@@ -47,7 +48,7 @@ export function memoByAuthority<T>(answer: (url: string) => T): (url: string) =>
     const end = plainAuthorityEnd(url);
     if (end < 0) return answer(url);
     // A copy: a slice would keep the whole URL (and what it was cut from) alive.
-    const authority = ` ${url.slice(0, end + 1)}`.slice(1);
+    const authority = ownCopy(url.slice(0, end + 1));
     let value = memo.get(authority);
     if (value === undefined && !memo.has(authority)) {
       value = answer(authority);

@@ -16,6 +16,7 @@
 // Tokenizer (`private readonly` in its types only); if a later htmlparser2 made it truly
 // private, the assignment would do nothing and every entity would be decoded, as before.
 import { type QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { ownCopy } from '../own-copy.ts';
 import {
   htmlIntegrationElements,
   openImpliesClose,
@@ -75,7 +76,7 @@ function lowerName(text: string, from: number, to: number): string {
   const known = NAMES.get(hash);
   if (known !== undefined && sameLowerName(text, from, to, known)) return known;
   const name = text.slice(from, to).toLowerCase();
-  if (known === undefined && NAMES.size < MAX_NAMES) NAMES.set(hash, ` ${name}`.slice(1));
+  if (known === undefined && NAMES.size < MAX_NAMES) NAMES.set(hash, ownCopy(name));
   return name;
 }
 

@@ -519,14 +519,15 @@ export class XmlSitemapReader {
       return;
     }
     if (this.#extension !== null) {
-      // Copied: an extension's values end up in the entry, and a slice would keep its chunk.
-      const value = ownCopy(trimXml(capture.text));
-      if (capture.field === 'tag') this.#extension.tags.push(value);
+      // Copied (a date by `date`): an extension's values end up in the entry, and a slice
+      // would keep its chunk.
+      const value = trimXml(capture.text);
+      if (capture.field === 'tag') this.#extension.tags.push(ownCopy(value));
       else if (!this.#extension.fields.has(capture.field)) {
         const date = capture.field === 'publication_date' || capture.field === 'expiration_date';
         this.#extension.fields.set(
           capture.field,
-          date ? this.#out.date(value, capture.offset) : value,
+          date ? this.#out.date(value, capture.offset) : ownCopy(value),
         );
       }
       return;
