@@ -28,6 +28,7 @@ import {
   REFERENCE_READER_NAME,
   type ReadTarget,
   type SitemapReader,
+  WAYMARK_STREAM_READER_NAME,
 } from './lib/sitemap-readers.ts';
 import {
   type ChildRun,
@@ -390,11 +391,21 @@ try {
   console.log(
     `\n7. Targets: waymark's whole read job beside \`xmllint --stream\` on the same files, each a fresh process${xmllint ? '' : ' (xmllint not installed: apt-get install libxml2-utils)'}\n`,
   );
+  const jobReaders = ['waymark', WAYMARK_STREAM_READER_NAME];
   const jobs: JobTiming[] = [
-    await timeJobs(script, inputs.urlset50k, JOB_ROUNDS, xmllint, CHILD_TIMEOUT_MS),
+    await timeJobs(script, jobReaders, inputs.urlset50k, JOB_ROUNDS, xmllint, CHILD_TIMEOUT_MS),
   ];
   if (inputs.urlset1m !== null) {
-    jobs.push(await timeJobs(script, inputs.urlset1m, LARGE_JOB_ROUNDS, xmllint, CHILD_TIMEOUT_MS));
+    jobs.push(
+      await timeJobs(
+        script,
+        jobReaders,
+        inputs.urlset1m,
+        LARGE_JOB_ROUNDS,
+        xmllint,
+        CHILD_TIMEOUT_MS,
+      ),
+    );
   }
   console.log(jobReport(jobs, xmllint));
   console.log(flatnessReport(rates));

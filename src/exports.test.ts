@@ -48,7 +48,7 @@ const EXPECTED: Record<string, string[]> = {
     'strictSitemapDiagnostics',
     'walkSitemaps',
   ],
-  './sitemap/node': ['writeSitemaps'],
+  './sitemap/node': ['parseSitemapFile', 'readSitemapFile', 'writeSitemaps'],
   './crawl': [
     'CRAWL_DEFAULTS',
     'PostgresCrawlState',

@@ -1,9 +1,16 @@
-// waymark's two ways in: its streaming reader on a file stream, and its HTTP walker.
+// waymark's ways in: its reader on files (as its docs give it, and on a Node file stream),
+// and its HTTP walker.
 
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseSitemap, walkSitemaps } from '../../src/sitemap/index.ts';
-import { FILE_CHUNK, localUrl, type SitemapReader } from './sitemap-readers.ts';
+import { parseSitemap, type SitemapReading, walkSitemaps } from '../../src/sitemap/index.ts';
+import { parseSitemapFile } from '../../src/sitemap/node.ts';
+import {
+  FILE_CHUNK,
+  localUrl,
+  type SitemapReader,
+  WAYMARK_STREAM_READER_NAME,
+} from './sitemap-readers.ts';
 import { SHOP_ORIGIN } from './sitemap-shop.ts';
 
 /**
@@ -21,48 +28,64 @@ const WAYMARK_WALK_OPTIONS = {
 } as const;
 
 /**
- * waymark's streaming reader on a file stream; gzip found from the magic bytes. For an index,
- * the index file and then each part it names, as files: the parts' URLs on the shop map to
- * the files beside the index.
+ * waymark reading files, each opened by `open`; gzip found from the magic bytes. For an
+ * index, the index file and then each part it names, as files: the parts' URLs on the shop
+ * map to the files beside the index.
  */
-export const waymarkFile: SitemapReader = {
-  name: 'waymark',
-  via: 'file stream, parseSitemap',
-  viaIndex: 'files, parseSitemap on the index, then on each part',
-  overHttp: false,
-  reads: ['urlset', 'index'],
-  async read(target, collect) {
-    const locs: string[] = [];
-    let count = 0;
-    let problems = 0;
-    const readFile = async (path: string, onEntry: (loc: string) => void) => {
-      const reading = parseSitemap(
-        createReadStream(path, { highWaterMark: FILE_CHUNK }),
-        WAYMARK_READ_OPTIONS,
-      );
-      for await (const entry of reading) onEntry(entry.loc);
-      problems += reading.diagnostics.length;
-    };
-    if (target.kind === 'urlset') {
-      await readFile(target.path, (loc) => {
-        count++;
-        if (collect) locs.push(loc);
-      });
+function fileReader(
+  name: string,
+  via: string,
+  open: (path: string) => SitemapReading,
+): SitemapReader {
+  return {
+    name,
+    via,
+    viaIndex: `files, ${via} on the index, then on each part`,
+    overHttp: false,
+    reads: ['urlset', 'index'],
+    async read(target, collect) {
+      const locs: string[] = [];
+      let count = 0;
+      let problems = 0;
+      const readFile = async (path: string, onEntry: (loc: string) => void) => {
+        const reading = open(path);
+        for await (const entry of reading) onEntry(entry.loc);
+        problems += reading.diagnostics.length;
+      };
+      if (target.kind === 'urlset') {
+        await readFile(target.path, (loc) => {
+          count++;
+          if (collect) locs.push(loc);
+        });
+        return { count, locs, problems };
+      }
+      const parts: string[] = [];
+      await readFile(target.path, (loc) => parts.push(loc));
+      for (const part of parts) {
+        if (!part.startsWith(`${SHOP_ORIGIN}/`)) throw new Error(`part off the shop: ${part}`);
+        const path = join(dirname(target.path), ...new URL(part).pathname.slice(1).split('/'));
+        await readFile(path, (loc) => {
+          count++;
+          if (collect) locs.push(loc);
+        });
+      }
       return { count, locs, problems };
-    }
-    const parts: string[] = [];
-    await readFile(target.path, (loc) => parts.push(loc));
-    for (const part of parts) {
-      if (!part.startsWith(`${SHOP_ORIGIN}/`)) throw new Error(`part off the shop: ${part}`);
-      const path = join(dirname(target.path), ...new URL(part).pathname.slice(1).split('/'));
-      await readFile(path, (loc) => {
-        count++;
-        if (collect) locs.push(loc);
-      });
-    }
-    return { count, locs, problems };
-  },
-};
+    },
+  };
+}
+
+/** waymark's reader for files, as its docs give it: `parseSitemapFile`. */
+export const waymarkFile = fileReader('waymark', 'parseSitemapFile', (path) =>
+  parseSitemapFile(path, WAYMARK_READ_OPTIONS),
+);
+
+/** The same reader on a Node file stream (`fs.createReadStream`, 64 KiB reads). */
+export const waymarkFileStream = fileReader(
+  WAYMARK_STREAM_READER_NAME,
+  'file stream, parseSitemap',
+  (path) =>
+    parseSitemap(createReadStream(path, { highWaterMark: FILE_CHUNK }), WAYMARK_READ_OPTIONS),
+);
 
 /** waymark's HTTP walker: fetches the document, and for an index every part, in order. */
 export const waymarkHttp: SitemapReader = {

@@ -41,18 +41,28 @@ export interface SitemapReader {
 /** Not a contender: Node's fetch draining a body unparsed, the memory floor over HTTP. */
 export const REFERENCE_READER_NAME = 'fetch, no parsing';
 
+/**
+ * Not in the tables of readers: waymark's reader on a Node file stream, timed beside its file
+ * reader in the whole-job section.
+ */
+export const WAYMARK_STREAM_READER_NAME = 'waymark (file stream)';
+
 /** Every reader, in table order, each loaded with its own library only. */
 const READER_LOADERS: readonly (readonly [string, () => Promise<SitemapReader>])[] = [
   ['waymark', async () => (await import('./sitemap-read-waymark.ts')).waymarkFile],
+  [
+    WAYMARK_STREAM_READER_NAME,
+    async () => (await import('./sitemap-read-waymark.ts')).waymarkFileStream,
+  ],
   ['waymark (HTTP)', async () => (await import('./sitemap-read-waymark.ts')).waymarkHttp],
   ['sitemap', async () => (await import('./sitemap-read-sitemapjs.ts')).sitemapJs],
   ['sitemapper', async () => (await import('./sitemap-read-sitemapper.ts')).sitemapper],
   [REFERENCE_READER_NAME, async () => (await import('./sitemap-read-fetch.ts')).fetchOnly],
 ];
 
-/** The contenders, without the memory reference. */
+/** The contenders, without the memory reference and the file-stream variant. */
 export const READER_NAMES: readonly string[] = READER_LOADERS.map(([name]) => name).filter(
-  (name) => name !== REFERENCE_READER_NAME,
+  (name) => name !== REFERENCE_READER_NAME && name !== WAYMARK_STREAM_READER_NAME,
 );
 
 /** Loads the reader called `name`, and only the library it needs. */

@@ -1,7 +1,12 @@
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { errorMessage } from '../shared/error-message.ts';
 import { flattenBatches } from './internal/batch-flattener.ts';
-import { chunksOf, gunzipIfNeeded, type SitemapInput } from './internal/byte-source.ts';
+import {
+  type ChunkSource,
+  chunksOf,
+  gunzipIfNeeded,
+  type SitemapInput,
+} from './internal/byte-source.ts';
 import { ReadingTime } from './internal/reading-time.ts';
 import { SitemapParser, type SitemapParserOptions } from './sitemap-parser.ts';
 import type { SitemapDocument, SitemapEntry, SitemapKind } from './types.ts';
@@ -57,7 +62,11 @@ export function parseSitemap(
   input: SitemapInput,
   options: ReadSitemapOptions = {},
 ): SitemapReading {
-  const batches = parseSitemapBatches(input, options);
+  return entriesOf(parseSitemapBatches(input, options));
+}
+
+/** A batch reading handed out an entry at a time. */
+export function entriesOf(batches: SitemapBatchReading): SitemapReading {
   return readingOf(flattenBatches(batches[Symbol.asyncIterator]()), batches);
 }
 
@@ -75,6 +84,20 @@ export function parseSitemapBatches(
   input: SitemapInput,
   options: ReadSitemapOptions = {},
 ): SitemapBatchReading {
+  return readBatches(async () => chunksOf(input), options);
+}
+
+/**
+ * {@link parseSitemapBatches} on the source `open` gives, opened when iteration starts. A
+ * failure to open rejects the iteration (nothing was read: there is no document to report
+ * on); a failure after that is a `read-error` diagnostic, with the entries before it kept.
+ * Opening counts against `timeoutMs`, so an open that never ends (a FIFO with no writer)
+ * cannot hold the reading.
+ */
+export function readBatches(
+  open: () => Promise<ChunkSource>,
+  options: ReadSitemapOptions = {},
+): SitemapBatchReading {
   const outcome: Outcome = { kind: 'unknown', diagnostics: [] };
   async function* batches(): AsyncGenerator<SitemapEntry[]> {
     // One array, emptied by splice: a new empty array per batch made V8 throw away the
@@ -85,7 +108,15 @@ export function parseSitemapBatches(
     });
     const extra: Diagnostic[] = [];
     const time = new ReadingTime(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.now);
-    const source = gunzipIfNeeded(chunksOf(input));
+    const opening = open();
+    const opened = await time.race(opening);
+    if (opened === ReadingTime.OVER) {
+      // Released whenever the open ends, since nothing will read it.
+      opening.then((late) => late.close()).catch(() => {});
+      outcome.diagnostics = [time.problem()];
+      return;
+    }
+    const source = gunzipIfNeeded(opened);
     let cut = false;
     try {
       reading: for (;;) {
@@ -189,7 +220,11 @@ export async function readSitemap(
   input: SitemapInput,
   options: ReadSitemapOptions = {},
 ): Promise<SitemapDocument> {
-  const reading = parseSitemap(input, options);
+  return wholeDocument(parseSitemap(input, options));
+}
+
+/** Every entry of `reading`, with its kind and diagnostics. */
+export async function wholeDocument(reading: SitemapReading): Promise<SitemapDocument> {
   const entries: SitemapEntry[] = [];
   for await (const entry of reading) entries.push(entry);
   return { kind: reading.kind, entries, diagnostics: reading.diagnostics };

@@ -1,12 +1,15 @@
 // The sample documents of ../shared/fixtures/sitemaps/cases/, read in place, run through
 // every reader: readSitemap on the whole file, parseSitemap on a stream of uneven chunks,
-// and the push parser fed whole, byte by byte and at random splits. All must agree with the
-// expectations in cases.json and with each other.
+// readSitemapFile on the file itself, and the push parser fed whole, byte by byte, at random
+// splits and from one reused buffer. All must agree with the expectations in cases.json and
+// with each other.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fixturePath, needsFixtures, readFixtureJsonOr } from '../test-support/fixtures.ts';
 import { parseSitemap, readSitemap, SitemapParser } from './index.ts';
+import { readSitemapFile } from './node.ts';
+import { assertSameDocument } from './test-support/same-document.ts';
 import type { SitemapDocument, SitemapEntry, SitemapUrl } from './types.ts';
 
 interface ExpectedEntry {
@@ -132,11 +135,41 @@ describe('sitemap fixtures: parseSitemap (stream of uneven chunks)', needsFixtur
   }
 });
 
+describe('sitemap fixtures: readSitemapFile (the file itself)', needsFixtures(CASES), () => {
+  for (const c of documents) {
+    test(c.id, async () => {
+      const path = fixturePath(`sitemaps/cases/${c.file}`);
+      const fromFile = await readSitemapFile(path, optionsFor(c));
+      check(c, fromFile);
+      assertSameDocument(fromFile, await readSitemap(readFileSync(path), optionsFor(c)));
+    });
+  }
+});
+
 /** The push parser fed `bytes` in the given pieces. */
 function pushParse(c: SitemapCase, pieces: Uint8Array[]): SitemapDocument {
   const entries: SitemapEntry[] = [];
   const parser = new SitemapParser(optionsFor(c), (entry) => entries.push(entry));
   for (const piece of pieces) parser.write(piece);
+  parser.end();
+  return { kind: parser.kind, entries, diagnostics: parser.diagnostics };
+}
+
+/**
+ * The push parser fed `pieces` as a reader that lends its buffer does: each piece copied into
+ * one buffer, which is overwritten with markup and invalid bytes as soon as `write` returns.
+ * The parser may keep nothing of what it was given.
+ */
+function pushParseLent(c: SitemapCase, pieces: Uint8Array[]): SitemapDocument {
+  const entries: SitemapEntry[] = [];
+  const parser = new SitemapParser(optionsFor(c), (entry) => entries.push(entry));
+  const lent = new Uint8Array(Math.max(...pieces.map((p) => p.length)));
+  const scribble = new TextEncoder().encode('<x>&#0;\u00ff</url>');
+  for (const piece of pieces) {
+    lent.set(piece);
+    parser.write(lent.subarray(0, piece.length));
+    for (let i = 0; i < lent.length; i++) lent[i] = scribble[i % scribble.length] as number;
+  }
   parser.end();
   return { kind: parser.kind, entries, diagnostics: parser.diagnostics };
 }
@@ -167,6 +200,11 @@ describe(
             at += size;
           }
           assert.deepEqual(pushParse(c, pieces), whole, `random splits, seed ${seed}`);
+          assert.deepEqual(
+            pushParseLent(c, pieces),
+            whole,
+            `random splits, seed ${seed}, from one reused buffer`,
+          );
         }
       });
     }

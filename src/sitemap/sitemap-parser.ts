@@ -55,7 +55,8 @@ export interface SitemapEndOptions {
  * they arrive, `end()` once, and entries come out through `onEntry` as soon as each one is
  * complete. Pure and synchronous; it keeps nothing but the entry being read, so memory does
  * not grow with the document, and each write costs time in proportion to its own length.
- * The kind (`urlset`, `index`, `text`, `rss`, `atom` or `unknown`) is decided from the
+ * It keeps nothing of the bytes it is given, so a caller may reuse its buffer as soon as
+ * `write()` returns. The kind (`urlset`, `index`, `text`, `rss`, `atom` or `unknown`) is decided from the
  * content, never from a file name.
  *
  * @example
@@ -202,7 +203,8 @@ export class SitemapParser {
       this.#feed(this.#decoder.decode(chunk));
       return;
     }
-    this.#head.push(chunk);
+    // A copy: the caller may reuse its buffer once write() returns (the file reader does).
+    this.#head.push(chunk.slice());
     this.#headLength += chunk.length;
     if (this.#headLength >= SNIFF_BYTES) this.#startDecoding();
   }
