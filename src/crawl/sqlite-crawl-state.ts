@@ -431,5 +431,5 @@ export class SqliteCrawlState implements CrawlState {
 
 /** A copy whose body the caller may change without changing the state's. */
 function copyRobots(robots: HostRobots): HostRobots {
-  return { ...robots, body: robots.body === null ? null : robots.body.slice() };
+  return { ...robots, body: robots.body === null ? null : new Uint8Array(robots.body) };
 }

@@ -11,11 +11,12 @@ import type { SitemapDocument } from './types.ts';
 /**
  * {@link parseSitemap} on a file: entries as they are read, with the same options, results
  * and caps as on a stream of the same bytes (gzip found from the magic bytes). Faster than a
- * `fs.createReadStream`: the file is read a MiB at a time into one buffer. It is opened when
- * iteration starts and closed when it ends, however it ends; a file that cannot be opened
- * (no such file, a directory, no permission) makes the iteration throw an `io-failed`
- * WaymarkError, and a read that fails later is a `read-error` diagnostic, the entries before
- * it kept.
+ * `fs.createReadStream`: the file is read up to a MiB at a time into two buffers of its own,
+ * each read made while the parser works through the one before. It is opened when
+ * iteration starts and closed when it ends, however it ends. A file that cannot be read at
+ * all (no such file, a directory, no permission, a first read that fails) makes the
+ * iteration throw an `io-failed` WaymarkError; a read that fails later is a `read-error`
+ * diagnostic, the entries before it kept.
  *
  * @example
  * ```ts
@@ -30,7 +31,7 @@ export function parseSitemapFile(path: string, options: ReadSitemapOptions = {})
 
 /**
  * {@link readSitemap} on a file: `{ kind, entries, diagnostics }` at once; rejects with an
- * `io-failed` WaymarkError when the file cannot be opened.
+ * `io-failed` WaymarkError when the file cannot be read at all.
  *
  * @example
  * ```ts

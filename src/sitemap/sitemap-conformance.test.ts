@@ -163,7 +163,8 @@ function pushParse(c: SitemapCase, pieces: Uint8Array[]): SitemapDocument {
 function pushParseLent(c: SitemapCase, pieces: Uint8Array[]): SitemapDocument {
   const entries: SitemapEntry[] = [];
   const parser = new SitemapParser(optionsFor(c), (entry) => entries.push(entry));
-  const lent = new Uint8Array(Math.max(...pieces.map((p) => p.length)));
+  // A Buffer, as the file reader lends: its slice() is a view, where a Uint8Array's copies.
+  const lent = Buffer.alloc(Math.max(...pieces.map((p) => p.length)));
   const scribble = new TextEncoder().encode('<x>&#0;\u00ff</url>');
   for (const piece of pieces) {
     lent.set(piece);

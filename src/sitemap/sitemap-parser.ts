@@ -203,8 +203,9 @@ export class SitemapParser {
       this.#feed(this.#decoder.decode(chunk));
       return;
     }
-    // A copy: the caller may reuse its buffer once write() returns (the file reader does).
-    this.#head.push(chunk.slice());
+    // A copy (a Buffer's slice() would be a view): the caller may reuse its buffer once
+    // write() returns, as the file reader does.
+    this.#head.push(new Uint8Array(chunk));
     this.#headLength += chunk.length;
     if (this.#headLength >= SNIFF_BYTES) this.#startDecoding();
   }

@@ -1,18 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import { isWaymarkError, WaymarkError } from '../waymark-error.ts';
 import { type OutputTarget, resolveOutputTarget } from './output-target.ts';
+import { randomHex } from './random-name.ts';
 
 /** The temporary name of a write to `target`: hidden, in its folder, with the writer's pid. */
-function temporaryPath(target: string): string {
-  return join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
-  );
+async function temporaryPath(target: string): Promise<string> {
+  return join(dirname(target), `.${basename(target)}.${process.pid}-${await randomHex()}.tmp`);
 }
 
 /** `.<name>.<pid>-<hex>.tmp`, or `.<name>.<hex>.tmp` as written before the pid was added. */
@@ -41,7 +36,7 @@ export class AtomicFile {
   static async open(path: string): Promise<AtomicFile> {
     const target = await resolveOutputTarget(path);
     await removeLeftovers(target.path);
-    return new AtomicFile(target, temporaryPath(target.path));
+    return new AtomicFile(target, await temporaryPath(target.path));
   }
 
   /** The file the commit replaces (after symbolic links). */
@@ -105,8 +100,14 @@ export class AtomicFile {
         if (used > 0) await handle.writeFile(gathered.subarray(0, used));
       };
       try {
-        if (options.gzip === true) await pipeline(source(), createGzip(), sink);
-        else await pipeline(source(), sink);
+        // Loaded here, not with the module, like node:crypto (see random-name.ts).
+        const { pipeline } = await import('node:stream/promises');
+        if (options.gzip === true) {
+          const { createGzip } = await import('node:zlib');
+          await pipeline(source(), createGzip(), sink);
+        } else {
+          await pipeline(source(), sink);
+        }
       } catch (error) {
         throw sourceFailed ? error : asIoError(`write ${this.#target.path}`, error);
       }
@@ -123,7 +124,7 @@ export class AtomicFile {
   async retarget(path: string): Promise<void> {
     const target = await resolveOutputTarget(path);
     await removeLeftovers(target.path);
-    const temporary = temporaryPath(target.path);
+    const temporary = await temporaryPath(target.path);
     await this.#step('move', async () => {
       try {
         await rename(this.#temporary, temporary);

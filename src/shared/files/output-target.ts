@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, open, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { WaymarkError } from '../waymark-error.ts';
+import { randomHex } from './random-name.ts';
 
 /** Where writing a path really goes, and what the new file must keep of the old one. */
 export interface OutputTarget {
@@ -107,7 +107,7 @@ export async function checkWritableFolder(path: string): Promise<void> {
 
 /** Creates and removes a file in `folder`: the one sure test that writing there works. */
 async function tryCreating(path: string, folder: string): Promise<void> {
-  const probe = join(folder, `.waymark-probe.${process.pid}-${randomBytes(6).toString('hex')}`);
+  const probe = join(folder, `.waymark-probe.${process.pid}-${await randomHex()}`);
   try {
     await (await open(probe, 'wx')).close();
   } catch (error) {

@@ -88,8 +88,9 @@ export class HtmlDecoder {
     if (this.#decoder !== null) return this.#decoder.decode(chunk, { stream: true });
     // The usual case, the whole head in the first chunk: decoded at once, so not copied.
     if (this.#headLength === 0 && chunk.length >= PRESCAN_BYTES) return this.#start(chunk);
-    // Copied: a caller may reuse its buffer once write() returns.
-    this.#head.push(chunk.slice());
+    // Copied (a Buffer's slice() would be a view): a caller may reuse its buffer once
+    // write() returns.
+    this.#head.push(new Uint8Array(chunk));
     this.#headLength += chunk.length;
     return this.#headLength < PRESCAN_BYTES ? '' : this.#startHeld();
   }

@@ -4,6 +4,8 @@
 // encoding needed except ISO-8859-1, which WHATWG maps to Windows-1252: that one is decoded
 // by hand, exactly.
 
+import { concatBytes } from '../bytes.ts';
+
 export type XmlEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'iso-8859-1' | 'windows-1252';
 
 /** How many leading bytes are enough to find a BOM and an XML declaration. */
@@ -90,7 +92,8 @@ function declaredEncoding(head: Uint8Array): string | null {
 /**
  * A streaming decoder for the chosen encoding. UTF-8 is decoded strictly until the first
  * invalid byte, so a wrong declaration can be reported once; the rest is decoded leniently
- * (U+FFFD for what cannot be read).
+ * (U+FFFD for what cannot be read), from the bytes of a character the strict decoder was
+ * still waiting to complete, so the text does not depend on where the chunks were cut.
  */
 export class StreamDecoder {
   readonly encoding: XmlEncoding;
@@ -98,6 +101,8 @@ export class StreamDecoder {
   invalid = false;
   #strict: TextDecoder | null;
   #lenient: TextDecoder | null;
+  /** The bytes of an unfinished character at the end of what the strict decoder read. */
+  #unfinished: Uint8Array = NO_BYTES;
 
   constructor(encoding: XmlEncoding) {
     this.encoding = encoding;
@@ -113,15 +118,46 @@ export class StreamDecoder {
     if (this.encoding === 'iso-8859-1') return latin1(bytes);
     if (this.#strict !== null) {
       try {
-        return this.#strict.decode(bytes, { stream: !last });
+        const text = this.#strict.decode(bytes, { stream: !last });
+        this.#unfinished = last ? NO_BYTES : unfinishedUtf8(this.#unfinished, bytes);
+        return text;
       } catch {
         this.invalid = true;
         this.#strict = null;
         this.#lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+        const replay =
+          this.#unfinished.length === 0 ? bytes : concatBytes([this.#unfinished, bytes]);
+        this.#unfinished = NO_BYTES;
+        return this.#lenient.decode(replay, { stream: !last });
       }
     }
     return (this.#lenient as TextDecoder).decode(bytes, { stream: !last });
   }
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * The start of a character left unfinished at the end of valid UTF-8 (`before`, then
+ * `bytes`), as a copy: what a streaming decoder holds back. Empty in the usual case, a last
+ * byte that is ASCII.
+ */
+export function unfinishedUtf8(before: Uint8Array, bytes: Uint8Array): Uint8Array {
+  const total = before.length + bytes.length;
+  const at = (i: number): number =>
+    i < before.length ? (before[i] as number) : (bytes[i - before.length] as number);
+  if (total === 0 || at(total - 1) < 0x80) return NO_BYTES;
+  // Back over continuation bytes (10xxxxxx) to the lead byte, at most three.
+  for (let held = 1; held <= Math.min(3, total); held++) {
+    const byte = at(total - held);
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    if (length <= held) return NO_BYTES;
+    const copy = new Uint8Array(held);
+    for (let k = 0; k < held; k++) copy[k] = at(total - held + k);
+    return copy;
+  }
+  return NO_BYTES;
 }
 
 function latin1(bytes: Uint8Array): string {

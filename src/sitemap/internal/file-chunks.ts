@@ -4,13 +4,19 @@
 // reused buffers, and the buffers it drops wait for a garbage collection. Each read is made
 // ahead, while the parser reads the chunk before, so the parser does not wait for the disk
 // or the page cache. The reader can lend its buffers because the sitemap parser keeps
-// nothing of the bytes it is given (it decodes them at once). gzip is the exception, as the
-// inflater holds on to its input: a gzipped file is read into a new buffer per read, as a
-// stream would.
+// nothing of the bytes it is given (it decodes them at once, and copies what it holds while
+// it sniffs the encoding). A gzipped file is not lent: its chunks go to zlib, which works on
+// them on Node's thread pool, and the reader should not depend on when the inflater lets go
+// of its input; it is read into a new 64 KiB buffer per read, as a stream would.
 
-import { type FileHandle, open } from 'node:fs/promises';
+import { close, fstat, open, read, type Stats } from 'node:fs';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { ChunkSource } from './byte-source.ts';
+
+// node:fs with callbacks, not node:fs/promises: node:fs is loaded with Node itself, while
+// node:fs/promises adds ~1.8 MB of RSS to a process that reads one sitemap, and each of its
+// calls costs the main thread more. A raw descriptor is closed only once no read on it is
+// pending (see `close`), as a FileHandle would be.
 
 /** The most read at once: enough that a read's fixed cost is small beside its bytes. */
 const MOST_PER_READ = 1024 * 1024;
@@ -18,26 +24,36 @@ const MOST_PER_READ = 1024 * 1024;
 const STREAM_READ = 64 * 1024;
 
 /**
- * Opens `path` for reading as chunks. Rejects with an `io-failed` {@link WaymarkError} when
- * the file cannot be opened (no such file, a directory, no permission).
+ * Opens `path` for reading as chunks, and reads its first chunk. Rejects with an
+ * `io-failed` {@link WaymarkError} when the file cannot be opened or that first read fails
+ * (no such file, a directory, no permission, a device that cannot be read): the file cannot
+ * be read at all. A failure after that is the reading's, reported as for any input.
  */
 export async function openFileChunks(path: string): Promise<ChunkSource> {
-  let handle: FileHandle;
+  let fd: number;
   let size: number;
   try {
-    handle = await open(path, 'r');
+    fd = await new Promise<number>((resolve, reject) =>
+      open(path, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
   } catch (error) {
     throw openError(path, error);
   }
+  let chunks: FileChunks | null = null;
   try {
-    const stat = await handle.stat();
+    const stat = await new Promise<Stats>((resolve, reject) =>
+      fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))),
+    );
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     size = stat.isFile() ? stat.size : 0;
+    chunks = new FileChunks(fd, size);
+    await chunks.readFirst();
   } catch (error) {
-    await handle.close().catch(() => {});
+    if (chunks === null) close(fd, () => {});
+    else chunks.close();
     throw openError(path, error);
   }
-  return new FileChunks(handle, size);
+  return chunks;
 }
 
 /** What one read gave: its bytes, in the buffer it was made into. */
@@ -47,23 +63,32 @@ interface Read {
 }
 
 class FileChunks implements ChunkSource {
-  readonly #handle: FileHandle;
+  readonly #fd: number;
   /**
    * The two lent buffers: the next read fills one while the parser reads the other. A small
-   * file gets buffers of its own size (plus one byte, so that one read finds its end).
+   * file gets smaller ones, never under 64 KiB (it may grow while it is read).
    */
   readonly #buffers: [Buffer, Buffer];
   #turn = 0;
   /** The read made ahead, while the last chunk was being parsed. */
   #ahead: Promise<Read> | null = null;
+  /** The read under way, if any: the descriptor is closed only after it. */
+  #pending: Promise<unknown> | null = null;
   /** Null until the first bytes are read; then whether chunks are lent (not gzip). */
   #lend: boolean | null = null;
   #closed = false;
 
-  constructor(handle: FileHandle, size: number) {
-    this.#handle = handle;
-    const length = size > 0 ? Math.min(size + 1, MOST_PER_READ) : STREAM_READ;
+  constructor(fd: number, size: number) {
+    this.#fd = fd;
+    const length = Math.min(Math.max(size, STREAM_READ), MOST_PER_READ);
     this.#buffers = [Buffer.allocUnsafeSlow(length), Buffer.allocUnsafeSlow(length)];
+  }
+
+  /** Makes the first read, whose result the first {@link next} hands out; rejects as it fails. */
+  async readFirst(): Promise<void> {
+    const first = this.#read();
+    this.#ahead = first;
+    await first;
   }
 
   async next(): Promise<Uint8Array | null> {
@@ -81,7 +106,8 @@ class FileChunks implements ChunkSource {
       // Lent only when the first read shows the file is not gzip; a first read too short
       // to tell (a pipe) settles it the safe way.
       this.#lend = bytesRead >= 2 && !(chunk[0] === 0x1f && chunk[1] === 0x8b);
-      const handed = this.#lend ? chunk : chunk.slice();
+      // A copy (a Buffer's slice() would be a view).
+      const handed = this.#lend ? chunk : new Uint8Array(chunk);
       this.#readAhead();
       return handed;
     }
@@ -93,8 +119,12 @@ class FileChunks implements ChunkSource {
     if (this.#closed) return;
     this.#closed = true;
     this.#ahead = null;
-    // Node closes a handle once its pending read has ended.
-    this.#handle.close().catch(() => {});
+    // Closed now, a descriptor could be given to another file before a pending read of it
+    // runs on the thread pool, which would then read that file.
+    const fd = this.#fd;
+    const release = () => close(fd, () => {});
+    if (this.#pending === null) release();
+    else this.#pending.then(release, release);
   }
 
   /**
@@ -110,7 +140,15 @@ class FileChunks implements ChunkSource {
       buffer = this.#buffers[this.#turn] as Buffer;
       this.#turn ^= 1;
     }
-    return this.#handle.read(buffer, 0, buffer.length, null);
+    const reading = new Promise<Read>((resolve, reject) => {
+      read(this.#fd, buffer, 0, buffer.length, null, (error, bytesRead) => {
+        this.#pending = null;
+        if (error) reject(error);
+        else resolve({ buffer, bytesRead });
+      });
+    });
+    this.#pending = reading;
+    return reading;
   }
 
   #readAhead(): void {
