@@ -42,6 +42,20 @@ const CORE_ORDER: Readonly<Record<string, number>> = {
   priority: 3,
 };
 
+/**
+ * A URL set's entry in its usual form, read at once instead of through eleven tokenizer
+ * events: `<url>` then `<loc>` and the optional `<lastmod>`, `<changefreq>` and `<priority>`
+ * in the schema's order, lower-case, without attributes, with only XML whitespace between
+ * them, and values without markup or references. Anything else (an extension, a comment,
+ * `&amp;`, an entry cut by the chunk's end) does not match and is read the general way,
+ * which gives the same entries and diagnostics (held to it by a differential test).
+ */
+const USUAL_URL =
+  /<url>[ \t\r\n]*<loc>([^<&]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<&]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<&]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<&]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
+
+/** `u`, the character after `<` where {@link USUAL_URL} may start. */
+const U = 0x75;
+
 /** What an XML element name can look like (a raw `<` in text shows up as a bogus one). */
 const ELEMENT_NAME = /^[a-z_][\w.-]*$/;
 
@@ -110,16 +124,26 @@ export class XmlSitemapReader {
   constructor(log: DiagnosticLog, out: EntryCollector) {
     this.#log = log;
     this.#out = out;
+    // Once maxEntries stopped the reading, the rest of the text given with it is not read:
+    // what it holds would be reported or not depending on where the input was cut.
     this.#parser = new XmlTokenizer(
       {
-        onopentag: (name, attributes) => this.#open(name, attributes),
-        onclosetag: (name, implied) => this.#close(name, implied),
+        onopentag: (name, attributes) => {
+          if (!out.stopped) this.#open(name, attributes);
+        },
+        onclosetag: (name, implied) => {
+          if (!out.stopped) this.#close(name, implied);
+        },
         ontext: (text) => {
           this.#justOpened = false;
-          if (this.#capture !== null) this.#captureText(this.#capture, text);
+          if (this.#capture !== null && !out.stopped) this.#captureText(this.#capture, text);
         },
-        onprocessinginstruction: (name) => this.#declaration(name),
-        ondepthlimit: () => this.#tooDeep(),
+        onprocessinginstruction: (name) => {
+          if (!out.stopped) this.#declaration(name);
+        },
+        ondepthlimit: () => {
+          if (!out.stopped) this.#tooDeep();
+        },
       },
       { maxDepth: MAX_XML_DEPTH },
     );
@@ -133,7 +157,7 @@ export class XmlSitemapReader {
     this.#ending = true;
     this.#parser.end();
     const open = this.kind !== null && this.kind !== 'unknown';
-    if (open && !this.#rootClosed && !this.#truncated) {
+    if (open && !this.#rootClosed && !this.#truncated && !this.#out.stopped) {
       this.#log.report(
         'error',
         'truncated',
@@ -306,6 +330,15 @@ export class XmlSitemapReader {
     }
     this.kind = kind;
     if (kind !== 'urlset' && kind !== 'index') return;
+    // Entries read at once only where their unprefixed children are sitemaps.org's own
+    // elements (no default namespace, or sitemaps.org's), as the general way reads them.
+    const unprefixed = this.#scope.resolve('');
+    if (kind === 'urlset' && (unprefixed === undefined || unprefixed === SITEMAP_NS)) {
+      this.#parser.shortcut = {
+        after: U,
+        take: (buf, at, offset) => this.#usualUrl(buf, at, offset),
+      };
+    }
     const ns = this.#scope.resolve(prefix);
     if (ns === undefined) {
       this.#log.report(
@@ -446,6 +479,59 @@ export class XmlSitemapReader {
     } else if ((local === 'published' || local === 'issued') && draft.lastmod === undefined) {
       this.#startCapture('lastmod', depth);
     }
+  }
+
+  /**
+   * Reads a {@link USUAL_URL} entry at `at`, between entries of the root, as the events it
+   * stands for would: the entry opened at `<url>`, each value as its element closes, the
+   * entry finished. Returns where it ends, or -1 (the tokenizer reads on).
+   */
+  #usualUrl(buf: string, at: number, offset: number): number {
+    if (this.#stack.length !== 1 || this.#url !== null || this.#ending || this.#out.stopped) {
+      return -1;
+    }
+    USUAL_URL.lastIndex = at;
+    const match = USUAL_URL.exec(buf);
+    if (match === null) return -1;
+    const loc = match[1] as string;
+    const lastmod = match[2];
+    const changefreq = match[3];
+    const priority = match[4];
+    if (
+      loc.length > MAX_VALUE_CHARS ||
+      (lastmod?.length ?? 0) > MAX_VALUE_CHARS ||
+      (changefreq?.length ?? 0) > MAX_VALUE_CHARS ||
+      (priority?.length ?? 0) > MAX_VALUE_CHARS
+    ) {
+      return -1;
+    }
+    const draft = resetDraft(this.#draft, offset + at);
+    this.#url = draft;
+    this.#justOpened = false;
+    draft.loc = loc;
+    // Each optional element starts at the first `<` after the one before it ends.
+    let from = buf.indexOf('<', at + 5) + 11 + loc.length;
+    if (lastmod !== undefined) from = this.#usualValue(buf, from, offset, 'lastmod', lastmod);
+    if (changefreq !== undefined)
+      from = this.#usualValue(buf, from, offset, 'changefreq', changefreq);
+    if (priority !== undefined) this.#usualValue(buf, from, offset, 'priority', priority);
+    this.#finishEntry();
+    return USUAL_URL.lastIndex;
+  }
+
+  /** One value of {@link #usualUrl}, as its element's close gives it; returns where it ends. */
+  #usualValue(buf: string, from: number, offset: number, field: string, text: string): number {
+    const start = buf.indexOf('<', from);
+    const capture = this.#captured;
+    capture.field = field;
+    capture.depth = 3;
+    capture.offset = offset + start;
+    capture.text = text;
+    capture.tooLong = false;
+    this.#field(capture);
+    capture.text = '';
+    // `<field>`, the text, `</field>`.
+    return start + 2 * field.length + 5 + text.length;
   }
 
   #startCapture(field: string, depth: number): void {
