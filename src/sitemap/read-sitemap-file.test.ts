@@ -173,6 +173,20 @@ describe('the file is closed however the reading ends', {
   });
 });
 
+describe('the read buffers are let go of when a file is done', () => {
+  test('twenty files of 1.7 MB read one after another hold no more than one pair', async () => {
+    const path = await written('part.xml', bigUrlset(20_000));
+    let most = 0;
+    for (let i = 0; i < 20; i++) {
+      const { entries } = await readSitemapFile(path);
+      assert.equal(entries.length, 20_000);
+      most = Math.max(most, process.memoryUsage().arrayBuffers);
+    }
+    // Two 1 MiB buffers per file: left to the garbage collector, they add up past this.
+    assert.ok(most < 8 * 1024 * 1024, `${(most / 1024 / 1024).toFixed(1)} MiB of ArrayBuffers`);
+  });
+});
+
 const hasMkfifo = spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** Writes `bytes` to `fd` in pieces of `size`, pausing between them so each is read alone. */

@@ -56,6 +56,9 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
   return chunks;
 }
 
+/** An ArrayBuffer with ES2024's `transfer`, which the project's ES2023 types lack. */
+type Transferable = ArrayBuffer & { transfer(length: number): ArrayBuffer };
+
 /** What one read gave: its bytes, in the buffer it was made into. */
 interface Read {
   readonly buffer: Buffer;
@@ -120,9 +123,17 @@ class FileChunks implements ChunkSource {
     this.#closed = true;
     this.#ahead = null;
     // Closed now, a descriptor could be given to another file before a pending read of it
-    // runs on the thread pool, which would then read that file.
+    // runs on the thread pool, which would then read that file. The two lent buffers are
+    // let go of at once too (detached): left to the garbage collector, the buffers of the
+    // 20 parts of an index read one after another added up to some 25 MB of peak RSS.
     const fd = this.#fd;
-    const release = () => close(fd, () => {});
+    const buffers = this.#buffers;
+    const release = () => {
+      close(fd, () => {});
+      // Each its own ArrayBuffer (allocUnsafeSlow: not Node's shared pool). `transfer`:
+      // ES2024, in every Node this package supports.
+      for (const buffer of buffers) (buffer.buffer as Transferable).transfer(0);
+    };
     if (this.#pending === null) release();
     else this.#pending.then(release, release);
   }
