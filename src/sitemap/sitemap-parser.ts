@@ -132,19 +132,27 @@ export class SitemapParser {
       const text = fit.units === chunk.length ? chunk : chunk.slice(0, fit.units);
       this.#countBytes(fit.bytes);
       this.#feed(this.#bytes === fit.bytes && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-      if (fit.units < chunk.length) this.#cap();
+      if (fit.units < chunk.length && !this.#collector.stopped) this.#cap();
       return;
     }
     const bytes = chunk.length <= room ? chunk : chunk.subarray(0, room);
     this.#countBytes(bytes.length);
     if (bytes.length > 0) this.#decode(bytes);
-    if (bytes.length < chunk.length) this.#cap();
+    if (bytes.length < chunk.length) {
+      // Nothing more will be read: what is held to find the encoding is read now, so that a
+      // stop by maxEntries inside it comes first, as it would have in smaller writes.
+      if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
+      // Stopped by maxEntries, the reading never came to the byte cap.
+      if (!this.#collector.stopped) this.#cap();
+    }
   }
 
   end(options: SitemapEndOptions = {}): void {
     if (this.#ended) return;
     this.#ended = true;
-    const cut = options.cut === true || this.#capped;
+    // Stopped by a cap (bytes or entries), what follows was never read: a character split
+    // there is not an encoding error, and a text sitemap's last line is not read.
+    const cut = options.cut === true || this.#capped || this.#collector.stopped;
     if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
     // A character split by a cut is not an encoding error: its bytes are left unread.
     if (this.#decoder !== null && !cut) this.#feed(this.#decoder.decode(new Uint8Array(0), true));

@@ -1,12 +1,17 @@
 // The reader takes a URL set's entries in their usual form at once (USUAL_URL in
-// xml-sitemap-reader.ts), when a whole entry is in the text it is given; fed one byte at a
-// time it never can, and reads every entry the general way. Random URL sets of usual and
-// unusual entries, under every kind of root, must read the same whole, byte by byte and at
-// random splits: same entries, same diagnostics, same positions.
+// xml-sitemap-reader.ts), when a whole entry is in the text it is given; given the text one
+// character at a time it never can, and reads every entry the general way. Random URL sets
+// of usual and unusual entries, under every kind of root, must read the same whole (as text
+// and as bytes), one character at a time and at random splits: same entries, same
+// diagnostics, same positions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { type Outcome, pushParse, randomSplit } from '../test-support/feedings.ts';
+import { seededRandom } from '../../test-support/seeded-random.ts';
+import type { ReadSitemapOptions } from '../read-sitemap.ts';
+import { SitemapParser } from '../sitemap-parser.ts';
+import { type Outcome, outcomeOf, pushParse, randomSplit } from '../test-support/feedings.ts';
+import type { SitemapEntry } from '../types.ts';
 import { SITEMAP_NS } from './namespaces.ts';
 import { MAX_VALUE_CHARS } from './reader-limits.ts';
 
@@ -19,6 +24,9 @@ const ROOTS: readonly [string, string][] = [
   [`<urlset xmlns="${IMAGE_NS}">`, '</urlset>'],
   [`<sm:urlset xmlns:sm="${SITEMAP_NS}">`, '</sm:urlset>'],
   [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NS}">`, '</urlset>'],
+  // A second root, not well-formed but read, binding another default namespace.
+  [`<urlset xmlns="${SITEMAP_NS}"></urlset><urlset xmlns="${IMAGE_NS}">`, '</urlset>'],
+  [`<URLSET xmlns="${SITEMAP_NS}">`, '</URLSET>'],
 ];
 
 const LOCS = [
@@ -81,13 +89,19 @@ const unusualEntry = fc.constantFrom(
   '<foo/>',
   'text between',
   '<url/>',
+  // After these the tokenizer's offset is not the next `<` (htmlparser2's offsets).
+  '<?pi?>',
+  '<a></a >',
+  '<a></a\n>',
+  '<!-- comment -->',
+  '</urlset><urlset>',
 );
 
 const document = fc
   .tuple(
     fc.constantFrom(...ROOTS),
     fc.array(fc.tuple(fc.oneof({ weight: 3, arbitrary: usualEntry }, unusualEntry), space), {
-      maxLength: 14,
+      maxLength: 30,
     }),
     fc.constantFrom('', '\n', '<url><loc>https://a.example/after-root</loc></url>'),
   )
@@ -96,16 +110,39 @@ const document = fc
       `${open}${entries.map(([entry, s]) => entry + s).join('')}${close}${after}`,
   );
 
-const options = fc.constantFrom(
+const options = fc.constantFrom<ReadSitemapOptions>(
   {},
   { url: 'https://a.example/sitemap.xml' },
   { maxEntries: 3 },
   { maxBytes: 300 },
+  { maxEntries: 2, maxBytes: 400 },
 );
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
-const byteByByte = (bytes: Uint8Array): Uint8Array[] =>
-  Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1));
+
+/**
+ * The push parser given text in `pieces`. Text goes straight to the reader (bytes are held
+ * until 1,024 have come, to find their encoding), so one character a piece is the general way.
+ */
+function pushText(pieces: readonly string[], options: ReadSitemapOptions): Outcome {
+  const entries: SitemapEntry[] = [];
+  const parser = new SitemapParser(options, (entry) => entries.push(entry));
+  for (const piece of pieces) parser.write(piece);
+  parser.end();
+  return outcomeOf(parser.kind, entries, parser.diagnostics);
+}
+
+/** `text` cut at seeded random places, pieces of 1 to `max` characters. */
+function textSplit(text: string, seed: number, max: number): string[] {
+  const next = seededRandom(seed);
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = 1 + Math.floor(next() * max);
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
 
 function sameOutcome(got: Outcome, expected: Outcome, how: string): void {
   assert.deepEqual(got, expected, how);
@@ -114,10 +151,10 @@ function sameOutcome(got: Outcome, expected: Outcome, how: string): void {
 test('entries in the usual form read the same at once as the general way', () => {
   fc.assert(
     fc.property(document, options, fc.integer({ min: 1, max: 1_000 }), (text, opts, seed) => {
-      const bytes = bytesOf(text);
-      const general = pushParse(byteByByte(bytes), opts);
-      sameOutcome(pushParse([bytes], opts), general, 'whole');
-      sameOutcome(pushParse(randomSplit(bytes, seed, 200), opts), general, 'random splits');
+      const general = pushText([...text], opts);
+      sameOutcome(pushText([text], opts), general, 'whole text');
+      sameOutcome(pushParse([bytesOf(text)], opts), general, 'whole bytes');
+      sameOutcome(pushText(textSplit(text, seed, 300), opts), general, 'random splits');
     }),
     { numRuns: 400 },
   );
@@ -133,10 +170,46 @@ test('a value over the length cap is left to the general way', () => {
       `<urlset xmlns="${SITEMAP_NS}">${entry}<url><loc>https://a.example/next</loc></url></urlset>`,
     );
     const general = pushParse(randomSplit(bytes, 7, 50), {});
+    assert.ok(bytes.length > (2 * MAX_VALUE_CHARS) / 2, 'past the bytes held to find the encoding');
     assert.ok(
       general.diagnostics.some((d) => d.code === 'value-too-long'),
       'the general way reports it',
     );
     sameOutcome(pushParse([bytes], {}), general, 'whole');
+  }
+});
+
+test('maxEntries: what follows the stop in the same text is not read', () => {
+  const NS = `xmlns="${SITEMAP_NS}"`;
+  const cases: [string, string, ReadSitemapOptions][] = [
+    [
+      'a bad value after the stop',
+      `<urlset ${NS}><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</loc></url><url><loc>/relative</loc><changefreq>sometimes</changefreq></url></urlset>`,
+      { maxEntries: 1 },
+    ],
+    [
+      'the document cut short after the stop',
+      `<urlset ${NS}><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</loc></url><url><loc>https://a.example/3`,
+      { maxEntries: 1 },
+    ],
+    [
+      'the byte cap past the stop',
+      `<urlset ${NS}><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</loc></url><!--${'x'.repeat(100)}--></urlset>`,
+      { maxEntries: 1, maxBytes: 150 },
+    ],
+    [
+      'a text sitemap, the byte cap past the stop',
+      `https://a.example/1\nhttps://a.example/2\n${'x'.repeat(100)}`,
+      { maxEntries: 1, maxBytes: 80 },
+    ],
+  ];
+  for (const [name, text, opts] of cases) {
+    const whole = pushText([text], opts);
+    assert.deepEqual(
+      whole.diagnostics.map((d) => d.code),
+      ['too-many-entries'],
+      name,
+    );
+    assert.deepEqual(pushText([...text], opts), whole, `${name}: one character at a time`);
   }
 });

@@ -487,9 +487,7 @@ export class XmlSitemapReader {
    * entry finished. Returns where it ends, or -1 (the tokenizer reads on).
    */
   #usualUrl(buf: string, at: number, offset: number): number {
-    if (this.#stack.length !== 1 || this.#url !== null || this.#ending || this.#out.stopped) {
-      return -1;
-    }
+    if (this.#stack.length !== 1 || this.#url !== null || this.#out.stopped) return -1;
     USUAL_URL.lastIndex = at;
     const match = USUAL_URL.exec(buf);
     if (match === null) return -1;
@@ -505,7 +503,9 @@ export class XmlSitemapReader {
     ) {
       return -1;
     }
-    const draft = resetDraft(this.#draft, offset + at);
+    // Where the general way's open event would put the entry: the tokenizer's offset as it
+    // stands (after `?>` or `</x >` that is not the `<` itself; htmlparser2's offsets).
+    const draft = resetDraft(this.#draft, this.#parser.startIndex);
     this.#url = draft;
     this.#justOpened = false;
     draft.loc = loc;
@@ -561,6 +561,8 @@ export class XmlSitemapReader {
       );
     }
     if (depth === 1 && !cut) this.#rootClosed = true;
+    // A second root (not well-formed, but read) may bind another default namespace.
+    if (depth === 1) this.#parser.shortcut = null;
     if (this.#capture !== null && depth <= this.#capture.depth) {
       const capture = this.#capture;
       this.#capture = null;
