@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { seededRandom } from '../../test-support/seeded-random.ts';
 import type { ReadSitemapOptions } from '../read-sitemap.ts';
 import { SitemapParser } from '../sitemap-parser.ts';
 import { type Outcome, outcomeOf, pushParse, randomSplit } from '../test-support/feedings.ts';
@@ -132,18 +131,6 @@ function pushText(pieces: readonly string[], options: ReadSitemapOptions): Outco
   return outcomeOf(parser.kind, entries, parser.diagnostics);
 }
 
-/** `text` cut at seeded random places, pieces of 1 to `max` characters. */
-function textSplit(text: string, seed: number, max: number): string[] {
-  const next = seededRandom(seed);
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(next() * max);
-    pieces.push(text.slice(at, at + size));
-    at += size;
-  }
-  return pieces;
-}
-
 function sameOutcome(got: Outcome, expected: Outcome, how: string): void {
   assert.deepEqual(got, expected, how);
 }
@@ -154,7 +141,7 @@ test('entries in the usual form read the same at once as the general way', () =>
       const general = pushText([...text], opts);
       sameOutcome(pushText([text], opts), general, 'whole text');
       sameOutcome(pushParse([bytesOf(text)], opts), general, 'whole bytes');
-      sameOutcome(pushText(textSplit(text, seed, 300), opts), general, 'random splits');
+      sameOutcome(pushText(randomSplit(text, seed, 300), opts), general, 'random splits');
     }),
     { numRuns: 400 },
   );

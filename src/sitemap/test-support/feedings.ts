@@ -13,13 +13,21 @@ export interface Outcome {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** `bytes` cut into pieces of 1 to `max` bytes, seeded. */
-export function randomSplit(bytes: Uint8Array, seed: number, max: number): Uint8Array[] {
+/** `input` (bytes or text) cut into pieces of 1 to `max` bytes or characters, seeded. */
+export function randomSplit<T extends Uint8Array | string>(
+  input: T,
+  seed: number,
+  max: number,
+): T[] {
   const next = seededRandom(seed);
-  const pieces: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  const pieces: T[] = [];
+  for (let at = 0; at < input.length; ) {
     const size = 1 + Math.floor(next() * max);
-    pieces.push(bytes.subarray(at, at + size));
+    pieces.push(
+      (typeof input === 'string'
+        ? input.slice(at, at + size)
+        : (input as Uint8Array).subarray(at, at + size)) as T,
+    );
     at += size;
   }
   return pieces;
