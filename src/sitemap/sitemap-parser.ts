@@ -260,7 +260,16 @@ export class SitemapParser {
         return;
       }
     }
-    this.#log.addText(text);
-    (this.#xml as XmlSitemapReader).write(text);
+    // In pieces: the log remembers line breaks only so far back (64 Ki characters), so one
+    // large write handed to it at once would leave the reader's early positions unknown.
+    const xml = this.#xml as XmlSitemapReader;
+    for (let at = 0; at < text.length; at += FEED_PIECE) {
+      const piece = text.length <= FEED_PIECE ? text : text.slice(at, at + FEED_PIECE);
+      this.#log.addText(piece);
+      xml.write(piece);
+    }
   }
 }
+
+/** Most characters the XML reader is given at once (well inside the log's memory of lines). */
+const FEED_PIECE = 16 * 1024;
