@@ -13,10 +13,10 @@ import { close, fstat, open, read, type Stats } from 'node:fs';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { ChunkSource } from './byte-source.ts';
 
-// node:fs with callbacks, not node:fs/promises: node:fs is loaded with Node itself, while
-// node:fs/promises adds ~1.8 MB of RSS to a process that reads one sitemap, and each of its
-// calls costs the main thread more. A raw descriptor is closed only once no read on it is
-// pending (see `close`), as a FileHandle would be.
+// node:fs with callbacks on a raw descriptor, not a FileHandle: each call costs the main
+// thread less (reading a small file: ~180 against ~240 µs of CPU, which is most of a small
+// read's cost). The descriptor is closed only once no read on it is pending (see `close`),
+// as a FileHandle would be.
 
 /** The most read at once: enough that a read's fixed cost is small beside its bytes. */
 const MOST_PER_READ = 1024 * 1024;
