@@ -110,6 +110,18 @@ function instructionName(value: string): string {
 }
 
 /**
+ * Markup a handler reads faster itself: at a `<` in text followed by the character `after`,
+ * `take` may read the markup from `at` in `buf` (whose first character is at `offset` in the
+ * whole text) and stand in for every event the tokenizer would have given for it; it returns
+ * where the markup ends, or -1 to leave it to the tokenizer. It must take only markup that
+ * leaves the open elements as they were (a whole element), and only whole within `buf`.
+ */
+export interface XmlShortcut {
+  readonly after: number;
+  readonly take: (buf: string, at: number, offset: number) => number;
+}
+
+/**
  * A streaming XML tokenizer for the sitemap reader: a drop-in for htmlparser2's `Parser` with
  * `{ xmlMode: true, decodeEntities: true, recognizeCDATA: true, recognizeSelfClosing: true }`
  * as the reader uses it - the same events in the same order, the same recovery from broken
@@ -149,18 +161,6 @@ function instructionName(value: string): string {
  * tokenizer.write('c></url></urlset>');
  * tokenizer.end();
  */
-/**
- * Markup a handler reads faster itself: at a `<` in text followed by the character `after`,
- * `take` may read the markup from `at` in `buf` (whose first character is at `offset` in the
- * whole text) and stand in for every event the tokenizer would have given for it; it returns
- * where the markup ends, or -1 to leave it to the tokenizer. It must take only markup that
- * leaves the open elements as they were (a whole element), and only whole within `buf`.
- */
-export interface XmlShortcut {
-  readonly after: number;
-  readonly take: (buf: string, at: number, offset: number) => number;
-}
-
 export class XmlTokenizer {
   /** Offset (in all the text written so far) of the token that caused the current event. */
   startIndex = 0;

@@ -10,6 +10,7 @@
 // of its input; it is read into a new 64 KiB buffer per read, as a stream would.
 
 import { close, fstat, open, read, type Stats } from 'node:fs';
+import { errorMessage } from '../../shared/error-message.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { ChunkSource } from './byte-source.ts';
 
@@ -104,15 +105,13 @@ class FileChunks implements ChunkSource {
       this.close();
       return null;
     }
-    const chunk = buffer.subarray(0, bytesRead);
+    let chunk: Uint8Array = buffer.subarray(0, bytesRead);
     if (this.#lend === null) {
       // Lent only when the first read shows the file is not gzip; a first read too short
-      // to tell (a pipe) settles it the safe way.
+      // to tell (a pipe) settles it the safe way, and hands out a copy of the lent buffer
+      // (a Buffer's slice() would be a view).
       this.#lend = bytesRead >= 2 && !(chunk[0] === 0x1f && chunk[1] === 0x8b);
-      // A copy (a Buffer's slice() would be a view).
-      const handed = this.#lend ? chunk : new Uint8Array(chunk);
-      this.#readAhead();
-      return handed;
+      if (!this.#lend) chunk = new Uint8Array(chunk);
     }
     this.#readAhead();
     return chunk;
@@ -179,6 +178,6 @@ function openError(path: string, error: unknown): WaymarkError {
         ? 'a directory, not a file'
         : code === 'EACCES'
           ? 'permission denied'
-          : String((error as Error).message);
+          : errorMessage(error);
   return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
 }
