@@ -4,7 +4,15 @@
 // reading ends, and no hang on a FIFO nobody writes to.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  writeSync,
+} from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -241,23 +249,103 @@ describe('FIFOs', { skip: hasMkfifo ? undefined : 'needs mkfifo' }, () => {
     }
   });
 
-  test('one nobody opens for writing: cut off at timeoutMs', async () => {
+  test('one nobody opens for writing: cut off at timeoutMs, and let go of', async () => {
     const fifo = join(dir, 'silent.fifo');
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const got = await readSitemapFile(fifo, { timeoutMs: 100 });
+    assert.deepEqual(
+      got.diagnostics.map((d) => d.code),
+      ['time-limit'],
+    );
+    assert.deepEqual(got.entries, []);
+    // Nothing holds it open for reading any more (an open waiting on the thread pool would
+    // count as its reader): a writer that will not wait is refused.
+    assert.equal(await openWriterWhenRead(fifo, 0), 'no reader');
+  });
+
+  test('a writer that comes after the reading began is waited for', async () => {
+    const fifo = join(dir, 'late.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const bytes = bigUrlset(2_000);
+    const reading = readSitemapFile(fifo);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const writer = await openWriterWhenRead(fifo, 2_000);
+    assert.equal(typeof writer, 'number');
+    await writeAll(writer as number, bytes);
+    closeSync(writer as number);
+    assertSameDocument(await reading, await readSitemap(bytes));
+  });
+
+  test('a writer that stalls: entries so far, time-limit, and the FIFO let go of', async () => {
+    const fifo = join(dir, 'stalled.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const bytes = bigUrlset(50);
+    const reading = readSitemapFile(fifo, { timeoutMs: 300 });
+    const writer = await openWriterWhenRead(fifo, 2_000);
+    assert.equal(typeof writer, 'number');
     try {
-      const got = await readSitemapFile(fifo, { timeoutMs: 100 });
+      const cut = bytes.indexOf(0x0a, Math.floor(bytes.length / 2)) + 1;
+      await writeAll(writer as number, bytes.subarray(0, cut));
+      const got = await reading;
+      assert.equal(got.diagnostics[0]?.code, 'time-limit');
+      const whole = await readSitemap(bytes);
+      assert.ok(got.entries.length > 0 && got.entries.length < whole.entries.length);
       assert.deepEqual(
-        got.diagnostics.map((d) => d.code),
-        ['time-limit'],
+        got.entries.map((e) => e.loc),
+        whole.entries.slice(0, got.entries.length).map((e) => e.loc),
       );
-      assert.deepEqual(got.entries, []);
+      // The reading closed its end: writing now finds no reader.
+      assert.equal(await writeFindsNoReader(writer as number), true);
     } finally {
-      // The open still waits on Node's thread pool (it cannot be called off): a writer that
-      // comes and goes ends it, and the reading closes what it opened.
-      closeSync(openSync(fifo, 'r+'));
+      closeSync(writer as number);
     }
   });
 });
+
+/**
+ * Opens the FIFO's writing end without waiting (O_NONBLOCK), retrying for up to `waitMs`
+ * while nobody has it open for reading: its descriptor, or 'no reader' once the time is up.
+ */
+async function openWriterWhenRead(fifo: string, waitMs: number): Promise<number | 'no reader'> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      if (Date.now() >= until) return 'no reader';
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+/** Writes all of `bytes` to a non-blocking descriptor, waiting while the pipe is full. */
+async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(fd, bytes.subarray(at));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+}
+
+/** Whether a write to `fd` fails with EPIPE (no reader) within two seconds. */
+async function writeFindsNoReader(fd: number): Promise<boolean> {
+  const until = Date.now() + 2_000;
+  while (Date.now() < until) {
+    try {
+      writeSync(fd, ' ');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return true;
+      if (code !== 'EAGAIN') throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}
 
 describe('a file that opens but cannot be read', {
   skip: existsSync('/proc/self/mem') ? undefined : 'needs /proc/self/mem',

@@ -165,7 +165,9 @@ export class SitemapParser {
       );
     }
     if (this.#mode === 'pending') {
-      this.#log.reportAt('error', 'empty-document', 'the document is empty', 1);
+      // Cut before anything but whitespace came (a stalled input, a failed read): whatever
+      // cut it is reported, and the document is not known to be empty.
+      if (!cut) this.#log.reportAt('error', 'empty-document', 'the document is empty', 1);
     } else if (this.#mode === 'xml') {
       this.#xml?.end();
     } else {

@@ -9,7 +9,7 @@
 // them on Node's thread pool, and the reader should not depend on when the inflater lets go
 // of its input; it is read into a new 64 KiB buffer per read, as a stream would.
 
-import { close, fstat, open, read, type Stats } from 'node:fs';
+import { close, constants, fstat, open, read, type Stats } from 'node:fs';
 import { errorMessage } from '../../shared/error-message.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { ChunkSource } from './byte-source.ts';
@@ -21,7 +21,7 @@ import type { ChunkSource } from './byte-source.ts';
 
 /** The most read at once: enough that a read's fixed cost is small beside its bytes. */
 const MOST_PER_READ = 1024 * 1024;
-/** Read size when the size is unknown (a FIFO, a character device) and for gzip. */
+/** Read size when the size is unknown (a character device) and for gzip. */
 const STREAM_READ = 64 * 1024;
 
 /**
@@ -29,13 +29,22 @@ const STREAM_READ = 64 * 1024;
  * `io-failed` {@link WaymarkError} when the file cannot be opened or that first read fails
  * (no such file, a directory, no permission, a device that cannot be read): the file cannot
  * be read at all. A failure after that is the reading's, reported as for any input.
+ *
+ * A FIFO is read as a pipe, as it fills, with no first read at open: a writer may not have
+ * come yet, and the reading's time limit governs the wait.
  */
 export async function openFileChunks(path: string): Promise<ChunkSource> {
   let fd: number;
   let size: number;
   try {
+    // Without O_NONBLOCK, opening a FIFO waits on Node's thread pool until a writer comes,
+    // and nothing can call that off: a FIFO nobody writes to held a pool thread (one of
+    // four, which every file call and DNS lookup of the process shares) and kept the process
+    // from exiting. On a regular file the flag does nothing.
     fd = await new Promise<number>((resolve, reject) =>
-      open(path, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
+      open(path, constants.O_RDONLY | constants.O_NONBLOCK, (error, opened) =>
+        error ? reject(error) : resolve(opened),
+      ),
     );
   } catch (error) {
     throw openError(path, error);
@@ -46,6 +55,7 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
       fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))),
     );
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (stat.isFIFO()) return await pipeChunks(fd);
     size = stat.isFile() ? stat.size : 0;
     chunks = new FileChunks(fd, size);
     await chunks.readFirst();
@@ -55,6 +65,37 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
     throw openError(path, error);
   }
   return chunks;
+}
+
+/**
+ * A FIFO's descriptor as chunks, through a socket on Node's event loop: a read waiting for a
+ * writer, or for a writer that stalls, holds no pool thread, and closing destroys the
+ * socket, which closes the descriptor. On Linux a FIFO opened this way reports its end only
+ * once a writer has come and gone, so a writer that comes late is waited for, not taken for
+ * an empty file. `node:net` is loaded only here, for the rare FIFO.
+ */
+async function pipeChunks(fd: number): Promise<ChunkSource> {
+  const { Socket } = await import('node:net');
+  // As Node opens a piped standard input: read-only, so the end of input does not shut
+  // down a writing side that is not there.
+  const socket = new Socket({ fd, readable: true, writable: false });
+  const chunks = socket[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    socket.destroy();
+  };
+  return {
+    next: async () => {
+      if (closed) return null;
+      const step = await chunks.next();
+      if (!step.done) return step.value;
+      close();
+      return null;
+    },
+    close,
+  };
 }
 
 /** An ArrayBuffer with ES2024's `transfer`, which the project's ES2023 types lack. */
