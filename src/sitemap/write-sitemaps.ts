@@ -52,27 +52,8 @@ export interface WriteSitemapsResult {
 const CHUNK_CHARS = 16 * 1024;
 
 /**
- * Writes sitemaps for any number of entries to disk, streaming: memory does not grow with
- * the number of entries. Everything that fits in one file becomes `sitemap.xml`; more
- * becomes `sitemaps/sitemap-0001.xml`, ... plus `sitemap_index.xml` naming each part by
- * its URL under `baseUrl`. A part is closed before the next entry would take it past
- * `maxUrls` or `maxBytes` (closing tag counted). Entries are checked as by
- * {@link UrlsetWriter}; the `extensions` option must name every extension they use.
- *
- * Every file is written under a temporary name in its final directory, flushed to disk and
- * renamed only once all files are complete, parts before the index. If the entries throw,
- * an entry is invalid, there are no entries at all, or writing fails, the temporary files
- * are removed, the entries' iterator is closed, and no file under a final name has changed.
- * A final name that is a symbolic link is written through; an existing file keeps its
- * mode; a directory, device, FIFO or socket under a final name is refused. I/O failures
- * throw a `WaymarkError` with code `io-failed`; errors thrown by the entries' iterator are
- * passed on as they are.
- *
- * @example
- * ```ts
- * const result = await writeSitemaps(pages(), { dir: 'public', baseUrl: 'https://example.com/' });
- * // result.url: 'https://example.com/sitemap.xml', or '.../sitemap_index.xml' past 50,000 URLs
- * ```
+ * The implementation of `writeSitemaps` in `waymark/sitemap/node` (node.ts), which loads
+ * this module on its first call and documents the contract.
  */
 export async function writeSitemaps(
   entries: Iterable<SitemapUrlInput> | AsyncIterable<SitemapUrlInput>,
