@@ -66,6 +66,12 @@ describe('waymark (top level)', () => {
     assert.match(result.stderr, /^waymark: cannot read .*missing\.txt: no such file\n$/);
     assert.equal(result.code, 3);
   });
+  test('a directory given as a file is said so in words, exit 3', async () => {
+    const result = await runCliForTest(['robots', 'lint', dir]);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^waymark: cannot read .*: a directory, not a file\n$/);
+    assert.equal(result.code, 3);
+  });
   test('--debug adds the stack trace', async () => {
     const result = await runCliForTest(['robots', 'lint', join(dir, 'missing.txt'), '--debug']);
     assert.equal(result.code, 3);

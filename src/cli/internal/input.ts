@@ -1,4 +1,4 @@
-import { WaymarkError } from '../../shared/waymark-error.ts';
+import { cannotRead } from '../../shared/files/cannot-read.ts';
 import type { CliIo } from '../io.ts';
 
 /** Reads a file argument, `-` meaning standard input. */
@@ -7,7 +7,7 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
   try {
     return await io.readFile(path);
   } catch (error) {
-    throw readError(path, error);
+    throw cannotRead(path, error);
   }
 }
 
@@ -35,7 +35,7 @@ export async function openInput(path: string, io: CliIo): Promise<AsyncIterable<
   try {
     first = await iterator.next();
   } catch (error) {
-    throw readError(path, error);
+    throw cannotRead(path, error);
   }
   return (async function* () {
     if (!first.done) yield first.value;
@@ -45,12 +45,4 @@ export async function openInput(path: string, io: CliIo): Promise<AsyncIterable<
       yield next.value;
     }
   })();
-}
-
-function readError(path: string, error: unknown): WaymarkError {
-  const reason =
-    (error as NodeJS.ErrnoException).code === 'ENOENT'
-      ? 'no such file'
-      : String((error as Error).message);
-  return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
 }

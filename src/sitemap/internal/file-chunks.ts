@@ -10,8 +10,7 @@
 // of its input; it is read into a new 64 KiB buffer per read, as a stream would.
 
 import { close, constants, fstat, open, read, type Stats } from 'node:fs';
-import { errorMessage } from '../../shared/error-message.ts';
-import { WaymarkError } from '../../shared/waymark-error.ts';
+import { cannotRead } from '../../shared/files/cannot-read.ts';
 import type { ChunkSource } from './byte-source.ts';
 
 // node:fs with callbacks on a raw descriptor, not a FileHandle: each call costs the main
@@ -26,7 +25,7 @@ const STREAM_READ = 64 * 1024;
 
 /**
  * Opens `path` for reading as chunks, and reads its first chunk. Rejects with an
- * `io-failed` {@link WaymarkError} when the file cannot be opened or that first read fails
+ * `io-failed` WaymarkError when the file cannot be opened or that first read fails
  * (no such file, a directory, no permission, a device that cannot be read): the file cannot
  * be read at all. A failure after that is the reading's, reported as for any input.
  *
@@ -47,7 +46,7 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
       ),
     );
   } catch (error) {
-    throw openError(path, error);
+    throw cannotRead(path, error);
   }
   let chunks: FileChunks | null = null;
   try {
@@ -62,7 +61,7 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
   } catch (error) {
     if (chunks === null) close(fd, () => {});
     else chunks.close();
-    throw openError(path, error);
+    throw cannotRead(path, error);
   }
   return chunks;
 }
@@ -208,17 +207,4 @@ class FileChunks implements ChunkSource {
     ahead.catch(() => {});
     this.#ahead = ahead;
   }
-}
-
-function openError(path: string, error: unknown): WaymarkError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'a directory, not a file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : errorMessage(error);
-  return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
 }

@@ -1,0 +1,20 @@
+import { errorMessage } from '../error-message.ts';
+import { WaymarkError } from '../waymark-error.ts';
+
+/**
+ * The `io-failed` error for a file that cannot be read at all, with the common reasons in
+ * words ("no such file", "a directory, not a file", "permission denied") instead of Node's
+ * `EISDIR: illegal operation on a directory, read`; the system error is its `cause`.
+ */
+export function cannotRead(path: string, error: unknown): WaymarkError {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'a directory, not a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : errorMessage(error);
+  return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
+}
