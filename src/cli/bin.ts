@@ -35,8 +35,6 @@ function exitQuietlyWhenOutputCloses(): void {
 
 async function run(): Promise<void> {
   const { createReadStream, readFileSync } = await import('node:fs');
-  const { readFile } = await import('node:fs/promises');
-  const { buffer } = await import('node:stream/consumers');
   const { runCli } = await import('./main.ts');
   const { interruptSignal } = await import('./internal/interrupt.ts');
 
@@ -47,8 +45,6 @@ async function run(): Promise<void> {
   process.exitCode = await runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readStdin: async () => new Uint8Array(await buffer(process.stdin)),
-    readFile: async (path) => new Uint8Array(await readFile(path)),
     openFile: (path) => (path === '-' ? process.stdin : createReadStream(path)),
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,

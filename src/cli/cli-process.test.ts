@@ -1,5 +1,6 @@
 // The `waymark` executable as a real process, for what only a process shows: the Node.js
-// version check (on a real older Node), a closed output pipe, and which warnings reach stderr.
+// version check (on a real older Node), a closed output pipe, which warnings reach stderr,
+// and an endless input that must end in an error rather than exhaust the process's memory.
 import assert from 'node:assert/strict';
 import { execFileSync, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -163,6 +164,25 @@ describe('output closed early (waymark ... | head -1)', () => {
       assert.deepEqual([code, signal], [141, null]);
     });
   }
+});
+
+describe('an endless input read whole (robots lint /dev/zero)', {
+  skip: existsSync('/dev/zero') ? undefined : 'needs /dev/zero',
+}, () => {
+  test('stops at 256 MiB with one line and exit 3, not at the memory limit', {
+    timeout: 60_000,
+  }, () => {
+    const run = spawnSync(process.execPath, [BINS.built, 'robots', 'lint', '/dev/zero'], {
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      'waymark: cannot read /dev/zero: over 256 MiB, the most read from a file here\n',
+    );
+    assert.equal(run.status, 3);
+  });
 });
 
 /** A Node.js older than 22.13: WAYMARK_OLD_NODE, or the first such `node` on PATH. */

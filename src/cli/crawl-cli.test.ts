@@ -122,8 +122,6 @@ function stderrInto(written: string[], stderrIsTTY: boolean): CliIo {
     stderr: (text) => {
       written.push(text);
     },
-    readStdin: async () => new Uint8Array(),
-    readFile: async () => new Uint8Array(),
     openFile: () => assert.fail('not used'),
     env: {},
     stderrIsTTY,

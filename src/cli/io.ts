@@ -5,10 +5,7 @@
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** All of standard input. */
-  readonly readStdin: () => Promise<Uint8Array>;
-  readonly readFile: (path: string) => Promise<Uint8Array>;
-  /** A file as a stream of chunks, for inputs too large to hold (`-` is standard input). */
+  /** A file as a stream of chunks (`-` is standard input); read whole only up to a cap. */
   readonly openFile: (path: string) => AsyncIterable<Uint8Array>;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Standard error is a terminal (live progress line) rather than a log. */

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { CliIo } from '../io.ts';
 import { runCli } from '../main.ts';
 
@@ -20,8 +19,6 @@ export async function runCliForTest(args: readonly string[], stdin = ''): Promis
     stderr: (text) => {
       stderr += text;
     },
-    readStdin: async () => new TextEncoder().encode(stdin),
-    readFile: async (path) => new Uint8Array(await readFile(path)),
     openFile: (path) =>
       path === '-' ? toAsync(new TextEncoder().encode(stdin)) : createReadStream(path),
     env: {},

@@ -22,8 +22,6 @@ export async function serve(args: readonly string[]): Promise<Running> {
     stderr: (text) => {
       err += text;
     },
-    readStdin: async () => new Uint8Array(),
-    readFile: async () => new Uint8Array(),
     openFile: () => {
       throw new Error('not used');
     },
