@@ -347,6 +347,68 @@ async function writeFindsNoReader(fd: number): Promise<boolean> {
   return false;
 }
 
+const hasPython = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Runs `readSitemapFile('/dev/stdin', { timeoutMs })` in a new process whose standard input
+ * is a terminal (a pseudo-terminal python3 opens: Node cannot), typing `typed` and then
+ * Ctrl-D after `delayMs`, or nothing when `typed` is null. What the reading gave, and the
+ * seconds the process took.
+ */
+function readFromTerminal(typed: string | null, delayMs: number, timeoutMs: number) {
+  const program = `
+    const { readSitemapFile } = await import(${JSON.stringify(new URL('./node.ts', import.meta.url).pathname)});
+    const got = await readSitemapFile('/dev/stdin', { timeoutMs: ${timeoutMs} });
+    process.stdout.write(JSON.stringify({ locs: got.entries.map((e) => e.loc), codes: got.diagnostics.map((d) => d.code) }));
+  `;
+  const driver = `
+import os, subprocess, sys, time
+master, slave = os.openpty()
+started = time.time()
+child = subprocess.Popen(sys.argv[1:], stdin=slave, stdout=subprocess.PIPE)
+os.close(slave)
+time.sleep(${delayMs / 1000})
+typed = ${typed === null ? 'None' : JSON.stringify(typed)}
+if typed is not None:
+    os.write(master, typed.encode() + b'\\x04')
+out, _ = child.communicate(timeout=30)
+sys.stdout.write(out.decode() + '\\n' + str(time.time() - started))
+`;
+  const run = spawnSync(
+    'python3',
+    ['-c', driver, process.execPath, '--input-type=module', '-e', program],
+    { encoding: 'utf8', timeout: 40_000 },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const [json = '', seconds = ''] = run.stdout.split('\n');
+  return { ...(JSON.parse(json) as { locs: string[]; codes: string[] }), seconds: Number(seconds) };
+}
+
+describe('a terminal (Linux)', {
+  skip:
+    process.platform !== 'linux'
+      ? 'Linux only'
+      : hasPython
+        ? undefined
+        : 'needs python3 for a pseudo-terminal',
+}, () => {
+  test('what is typed before Ctrl-D is read, however late it comes', () => {
+    const typed = `<urlset ${NS}>\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc></url>\n</urlset>\n`;
+    const got = readFromTerminal(typed, 700, 20_000);
+    assert.deepEqual(got, {
+      ...got,
+      locs: ['https://a.example/1', 'https://a.example/2'],
+      codes: [],
+    });
+  });
+
+  test('nothing typed: time-limit at timeoutMs, and the process exits', () => {
+    const got = readFromTerminal(null, 0, 300);
+    assert.deepEqual(got.codes, ['time-limit']);
+    assert.ok(got.seconds < 15, `the process ended after ${got.seconds} s`);
+  });
+});
+
 describe('a file that opens but cannot be read', {
   skip: existsSync('/proc/self/mem') ? undefined : 'needs /proc/self/mem',
 }, () => {

@@ -13,6 +13,7 @@ import {
   codes,
   type Outcome,
   outcomeOf,
+  pushParse,
   randomSplit,
   streamParse,
 } from './test-support/feedings.ts';
@@ -289,5 +290,92 @@ describe('timeoutMs cuts a reading off; the consumer’s time does not count', (
       assert.ok(diagnostics.some((d) => d.code === 'time-limit'));
     }
     assert.ok(cancelled);
+  });
+});
+
+describe('a cut reports what cut it, and nothing the unread rest might have shown', () => {
+  const OPEN = `<urlset ${NS}>`;
+  const cases: [name: string, text: string, options: ReadSitemapOptions, codes: string[]][] = [
+    ['whitespace only, not cut', '   \n', {}, ['empty-document']],
+    ['whitespace, then cut', `   \n${OPEN}`, { maxBytes: 3 }, ['size-limit']],
+    ['no root element, not cut', '<!-- nothing -->', {}, ['no-root-element']],
+    ['cut before the root element', `  <${OPEN.slice(1)}`, { maxBytes: 3 }, ['size-limit']],
+    [
+      'the root left open, not cut',
+      `${OPEN}<url><loc>https://a.example/1</loc></url>`,
+      {},
+      ['truncated'],
+    ],
+    [
+      'cut between entries',
+      `${OPEN}<url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</loc></url></urlset>`,
+      { maxBytes: OPEN.length + 45 },
+      ['size-limit'],
+    ],
+    [
+      'cut inside an entry: that entry is dropped, and said so',
+      `${OPEN}<url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</loc></url></urlset>`,
+      { maxBytes: OPEN.length + 60 },
+      ['size-limit', 'truncated'],
+    ],
+  ];
+  test('the consumer stopping early cuts nothing short', async () => {
+    const entries = Array.from(
+      { length: 2_000 },
+      (_, i) => `<url><loc>https://a.example/${i}</loc></url>`,
+    );
+    const text = `${OPEN}${entries.join('\n')}</urlset>`;
+    for (const input of [text, bytesOf(text)]) {
+      const reading = parseSitemap([input], {});
+      for await (const _entry of reading) break;
+      assert.deepEqual(reading.diagnostics, []);
+    }
+  });
+  for (const [name, text, options, expected] of cases) {
+    test(name, async () => {
+      for (const input of [text, bytesOf(text)]) {
+        const got = await readSitemap(input, options);
+        assert.deepEqual(
+          got.diagnostics.map((d) => d.code),
+          expected,
+        );
+      }
+    });
+  }
+});
+
+describe('maxEntries: bytes after the stop in the same write are not reported on', () => {
+  const ENTRY = (i: number) => `<url><loc>https://a.example/${i}</loc></url>`;
+  const parts = (...pieces: (string | number[])[]): Uint8Array =>
+    new Uint8Array(
+      pieces.flatMap((piece) => (typeof piece === 'string' ? [...bytesOf(piece)] : piece)),
+    );
+  const oneByteAtATime = (bytes: Uint8Array): Uint8Array[] =>
+    Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
+
+  test('a byte that is not UTF-8: after the stop, not reported; before it, reported', () => {
+    const after = parts(`<urlset ${NS}>${ENTRY(1)}${ENTRY(2)}`, [0xff], `${ENTRY(3)}</urlset>`);
+    const before = parts(`<urlset ${NS}>`, [0xe2, 0x82], `${ENTRY(1)}${ENTRY(2)}</urlset>`);
+    for (const [bytes, expected] of [
+      [after, ['too-many-entries']],
+      [before, ['invalid-encoding', 'too-many-entries']],
+    ] as const) {
+      for (const pieces of [[bytes], oneByteAtATime(bytes), randomSplit(bytes, 3, 20)]) {
+        assert.deepEqual(codes(pushParse(pieces, { maxEntries: 1 })).sort(), [...expected].sort());
+      }
+    }
+  });
+
+  test('past 50 MiB: after the stop, not reported; read on, reported', () => {
+    const head = bytesOf(`<urlset ${NS}>${ENTRY(1)}${ENTRY(2)}<!--`);
+    const tail = bytesOf('--></urlset>');
+    const bytes = new Uint8Array(head.length + 51 * MB + tail.length).fill(0x20);
+    bytes.set(head);
+    bytes.set(tail, bytes.length - tail.length);
+    for (const pieces of [[bytes], randomSplit(bytes, 5, 8 * MB)]) {
+      assert.deepEqual(codes(pushParse(pieces, { maxEntries: 1 })), ['too-many-entries']);
+    }
+    const readOn = codes(pushParse([bytes], { maxBytes: 60 * MB }));
+    assert.deepEqual(readOn, ['over-protocol-size']);
   });
 });

@@ -118,6 +118,9 @@ export function readBatches(
     }
     const source = gunzipIfNeeded(opened);
     let cut = false;
+    // Stays true when the consumer stops iterating (break, return): the rest was not read,
+    // which says nothing of the document.
+    let left = true;
     try {
       reading: for (;;) {
         const chunk = await time.race(source.next());
@@ -150,7 +153,9 @@ export function readBatches(
         }
         if (parser.stopped) break;
       }
+      left = false;
     } catch (error) {
+      left = false;
       cut = true;
       const what = source.gzipped()
         ? 'the gzip data is truncated or corrupt'
@@ -173,7 +178,7 @@ export function readBatches(
           ),
         );
       }
-      parser.end({ cut });
+      parser.end({ cut: cut || left });
       outcome.kind = parser.kind;
       outcome.diagnostics = [...extra, ...parser.diagnostics];
     }

@@ -83,6 +83,8 @@ export class SitemapParser {
   #bytes = 0;
   /** Set once `maxBytes` cut the input. */
   #capped = false;
+  /** Set once the reading came to bytes that are not valid in the encoding (not if it stopped first). */
+  #invalidRead = false;
   #ended = false;
   #diagnostics: Diagnostic[] | null = null;
 
@@ -129,15 +131,29 @@ export class SitemapParser {
     const room = this.#maxBytes - this.#bytes;
     if (typeof chunk === 'string') {
       const fit = utf8Fit(chunk, room);
-      const text = fit.units === chunk.length ? chunk : chunk.slice(0, fit.units);
-      this.#countBytes(fit.bytes);
-      this.#feed(this.#bytes === fit.bytes && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      let text = fit.units === chunk.length ? chunk : chunk.slice(0, fit.units);
+      // A BOM at the very start is not text; its three bytes count all the same.
+      const bom = this.#bytes === 0 && text.charCodeAt(0) === 0xfeff ? 3 : 0;
+      if (bom > 0) text = text.slice(1);
+      const limit = this.#count(fit.bytes);
+      if (limit < 0) {
+        this.#feed(text);
+      } else {
+        const units = utf8Fit(text, limit - bom).units;
+        this.#feed(text.slice(0, units));
+        if (this.#pastProtocolLimit()) this.#feed(text.slice(units));
+      }
       if (fit.units < chunk.length && !this.#collector.stopped) this.#cap();
       return;
     }
     const bytes = chunk.length <= room ? chunk : chunk.subarray(0, room);
-    this.#countBytes(bytes.length);
-    if (bytes.length > 0) this.#decode(bytes);
+    const limit = this.#count(bytes.length);
+    if (limit < 0) {
+      if (bytes.length > 0) this.#decode(bytes);
+    } else {
+      this.#decode(bytes.subarray(0, limit));
+      if (this.#pastProtocolLimit()) this.#decode(bytes.subarray(limit));
+    }
     if (bytes.length < chunk.length) {
       // Nothing more will be read: what is held to find the encoding is read now, so that a
       // stop by maxEntries inside it comes first, as it would have in smaller writes.
@@ -155,8 +171,9 @@ export class SitemapParser {
     const cut = options.cut === true || this.#capped || this.#collector.stopped;
     if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
     // A character split by a cut is not an encoding error: its bytes are left unread.
-    if (this.#decoder !== null && !cut) this.#feed(this.#decoder.decode(new Uint8Array(0), true));
-    if (this.#decoder?.invalid) {
+    if (this.#decoder !== null && !cut)
+      this.#feedDecoded(this.#decoder.decode(new Uint8Array(0), true));
+    if (this.#invalidRead && this.#decoder !== null) {
       this.#log.report(
         'warning',
         'invalid-encoding',
@@ -169,7 +186,7 @@ export class SitemapParser {
       // cut it is reported, and the document is not known to be empty.
       if (!cut) this.#log.reportAt('error', 'empty-document', 'the document is empty', 1);
     } else if (this.#mode === 'xml') {
-      this.#xml?.end();
+      this.#xml?.end(cut);
     } else {
       this.#text.end(cut);
     }
@@ -184,17 +201,27 @@ export class SitemapParser {
     this.#diagnostics = this.#log.finish();
   }
 
-  #countBytes(length: number): void {
-    const before = this.#bytes;
+  /**
+   * Counts a write of `length` bytes. Returns where in it the protocol's 50 MiB limit is
+   * passed (the bytes before that point), or -1 when it is not passed in this write: the
+   * caller reads up to that point first, as maxEntries may stop the reading before it.
+   */
+  #count(length: number): number {
+    const toLimit = MAX_SITEMAP_BYTES - this.#bytes;
     this.#bytes += length;
-    if (before <= MAX_SITEMAP_BYTES && this.#bytes > MAX_SITEMAP_BYTES) {
-      this.#log.reportAt(
-        'warning',
-        'over-protocol-size',
-        'the sitemap is over 50 MiB uncompressed, the protocol’s limit',
-        1,
-      );
-    }
+    return toLimit >= 0 && length > toLimit ? toLimit : -1;
+  }
+
+  /** The reading goes past the protocol's limit, unless it stopped before: whether it does. */
+  #pastProtocolLimit(): boolean {
+    if (this.#collector.stopped) return false;
+    this.#log.reportAt(
+      'warning',
+      'over-protocol-size',
+      'the sitemap is over 50 MiB uncompressed, the protocol’s limit',
+      1,
+    );
+    return true;
   }
 
   /** maxBytes was reached with more input to come: nothing after this byte is read. */
@@ -210,7 +237,7 @@ export class SitemapParser {
 
   #decode(chunk: Uint8Array): void {
     if (this.#decoder !== null) {
-      this.#feed(this.#decoder.decode(chunk));
+      this.#feedDecoded(this.#decoder.decode(chunk));
       return;
     }
     // A copy (a Buffer's slice() would be a view): the caller may reuse its buffer once
@@ -233,7 +260,25 @@ export class SitemapParser {
       );
     }
     this.#decoder = new StreamDecoder(choice.encoding);
-    this.#feed(this.#decoder.decode(head.subarray(choice.bomLength)));
+    this.#feedDecoded(this.#decoder.decode(head.subarray(choice.bomLength)));
+  }
+
+  /**
+   * Text just decoded, to {@link #feed}. When it holds the first U+FFFD for bytes that are
+   * not valid, the text before it is read first: if maxEntries stops the reading there, the
+   * bad bytes were never read and are not reported, as with smaller writes.
+   */
+  #feedDecoded(text: string): void {
+    const decoder = this.#decoder as StreamDecoder;
+    if (this.#invalidRead || !decoder.invalid) {
+      this.#feed(text);
+      return;
+    }
+    const at = decoder.invalidAt;
+    this.#feed(at === 0 ? '' : text.slice(0, at));
+    if (this.#collector.stopped) return;
+    this.#invalidRead = true;
+    this.#feed(at === 0 ? text : text.slice(at));
   }
 
   /**

@@ -97,8 +97,13 @@ function declaredEncoding(head: Uint8Array): string | null {
  */
 export class StreamDecoder {
   readonly encoding: XmlEncoding;
-  /** Set once bytes were found that are not valid in the encoding. */
+  /** Set once bytes were found that are not valid in the encoding (UTF-8 only). */
   invalid = false;
+  /**
+   * In the text of the {@link decode} call that set {@link invalid}, where the first U+FFFD
+   * for bytes that are not valid stands (a reader may stop before it); -1 until then.
+   */
+  invalidAt = -1;
   #strict: TextDecoder | null;
   #lenient: TextDecoder | null;
   /** The bytes of an unfinished character at the end of what the strict decoder read. */
@@ -128,6 +133,11 @@ export class StreamDecoder {
         const replay =
           this.#unfinished.length === 0 ? bytes : concatBytes([this.#unfinished, bytes]);
         this.#unfinished = NO_BYTES;
+        // The bytes before the bad ones are whole characters: their text is the same length
+        // in either decoder.
+        const good = replay.subarray(0, Math.max(0, firstInvalidUtf8(replay, last)));
+        this.invalidAt =
+          good.length === 0 ? 0 : new TextDecoder('utf-8', { ignoreBOM: true }).decode(good).length;
         return this.#lenient.decode(replay, { stream: !last });
       }
     }
@@ -136,6 +146,45 @@ export class StreamDecoder {
 }
 
 const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Where the first sequence that is not UTF-8 starts in `bytes` (a byte that cannot start or
+ * continue a character, an overlong form, a surrogate, past U+10FFFF; when `last`, a
+ * character cut off at the end), or -1: the places a WHATWG decoder writes U+FFFD. Run once
+ * per document, when the strict decoder has already refused the bytes.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array, last: boolean): number {
+  const length = bytes.length;
+  let i = 0;
+  while (i < length) {
+    const lead = bytes[i] as number;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    // Continuation bytes, and the narrower range the second of them must fall in.
+    let more: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) more = 1;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      more = 2;
+      if (lead === 0xe0) low = 0xa0;
+      else if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      more = 3;
+      if (lead === 0xf0) low = 0x90;
+      else if (lead === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k <= more; k++) {
+      if (i + k >= length) return last ? i : -1;
+      const byte = bytes[i + k] as number;
+      if (byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
+}
 
 /**
  * The start of a character left unfinished at the end of valid UTF-8 (`before`, then

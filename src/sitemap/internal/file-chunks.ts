@@ -10,6 +10,7 @@
 // of its input; it is read into a new 64 KiB buffer per read, as a stream would.
 
 import { close, constants, fstat, open, read, type Stats } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { cannotRead } from '../../shared/files/cannot-read.ts';
 import type { ChunkSource } from './byte-source.ts';
 
@@ -29,22 +30,13 @@ const STREAM_READ = 64 * 1024;
  * (no such file, a directory, no permission, a device that cannot be read): the file cannot
  * be read at all. A failure after that is the reading's, reported as for any input.
  *
- * A FIFO is read as a pipe, as it fills, with no first read at open: a writer may not have
- * come yet, and the reading's time limit governs the wait.
+ * On Linux a FIFO or a terminal is read on Node's event loop as it fills, with no first read
+ * at open: a writer may not have come yet, and the reading's time limit governs the wait.
  */
 export async function openFileChunks(path: string): Promise<ChunkSource> {
   let fd: number;
-  let size: number;
   try {
-    // Without O_NONBLOCK, opening a FIFO waits on Node's thread pool until a writer comes,
-    // and nothing can call that off: a FIFO nobody writes to held a pool thread (one of
-    // four, which every file call and DNS lookup of the process shares) and kept the process
-    // from exiting. On a regular file the flag does nothing.
-    fd = await new Promise<number>((resolve, reject) =>
-      open(path, constants.O_RDONLY | constants.O_NONBLOCK, (error, opened) =>
-        error ? reject(error) : resolve(opened),
-      ),
-    );
+    fd = await openFd(path, ON_EVENT_LOOP ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
   } catch (error) {
     throw cannotRead(path, error);
   }
@@ -54,36 +46,61 @@ export async function openFileChunks(path: string): Promise<ChunkSource> {
       fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))),
     );
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (stat.isFIFO()) return await pipeChunks(fd);
-    size = stat.isFile() ? stat.size : 0;
-    chunks = new FileChunks(fd, size);
+    if (ON_EVENT_LOOP && stat.isFIFO()) {
+      const { Socket } = await import('node:net');
+      // As Node opens a piped standard input: read-only, so the end of input does not shut
+      // down a writing side that is not there.
+      return streamChunks(new Socket({ fd, readable: true, writable: false }));
+    }
+    if (ON_EVENT_LOOP && stat.isCharacterDevice()) {
+      const tty = await import('node:tty');
+      if (tty.isatty(fd)) return streamChunks(new tty.ReadStream(fd));
+      // Another device (/dev/zero, a serial line) is read as a file, and may block: without
+      // O_NONBLOCK, or a read with nothing to give would fail with EAGAIN.
+      const nonBlocking = fd;
+      fd = -1;
+      close(nonBlocking, () => {});
+      fd = await openFd(path, 'r');
+    }
+    chunks = new FileChunks(fd, stat.isFile() ? stat.size : 0);
     await chunks.readFirst();
   } catch (error) {
-    if (chunks === null) close(fd, () => {});
-    else chunks.close();
+    if (chunks !== null) chunks.close();
+    else if (fd >= 0) close(fd, () => {});
     throw cannotRead(path, error);
   }
   return chunks;
 }
 
 /**
- * A FIFO's descriptor as chunks, through a socket on Node's event loop: a read waiting for a
- * writer, or for a writer that stalls, holds no pool thread, and closing destroys the
- * socket, which closes the descriptor. On Linux a FIFO opened this way reports its end only
- * once a writer has come and gone, so a writer that comes late is waited for, not taken for
- * an empty file. `node:net` is loaded only here, for the rare FIFO.
+ * Whether FIFOs and terminals are read on the event loop. Opened without O_NONBLOCK, a FIFO
+ * waits on Node's thread pool until a writer comes, and nothing can call that off: a FIFO
+ * nobody writes to held a pool thread (one of four, which every file call and DNS lookup of
+ * the process shares) and kept the process from exiting. Linux only: there a FIFO opened
+ * with O_NONBLOCK reports its end only once a writer has come and gone, so a late writer is
+ * waited for; macOS's kqueue is reported never to signal a FIFO's last writer leaving, so
+ * elsewhere FIFOs are read as files, as before. On a regular file the flag does nothing.
  */
-async function pipeChunks(fd: number): Promise<ChunkSource> {
-  const { Socket } = await import('node:net');
-  // As Node opens a piped standard input: read-only, so the end of input does not shut
-  // down a writing side that is not there.
-  const socket = new Socket({ fd, readable: true, writable: false });
-  const chunks = socket[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+const ON_EVENT_LOOP = process.platform === 'linux';
+
+function openFd(path: string, flags: number | string): Promise<number> {
+  return new Promise<number>((resolve, reject) =>
+    open(path, flags, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
+}
+
+/**
+ * A FIFO's or terminal's stream as chunks: a read waiting for a writer (or a typist) holds
+ * no pool thread, and closing destroys the stream, which closes its descriptor. `node:net`
+ * and `node:tty` are loaded only for these.
+ */
+function streamChunks(stream: Readable): ChunkSource {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
-    socket.destroy();
+    stream.destroy();
   };
   return {
     next: async () => {

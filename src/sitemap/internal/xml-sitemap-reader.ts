@@ -153,11 +153,15 @@ export class XmlSitemapReader {
     this.#parser.write(text);
   }
 
-  end(): void {
+  /**
+   * The document ended; `cut` when the input was cut short (a limit, a failed read), which
+   * is reported already: an unclosed root or a missing one then says nothing of the document.
+   */
+  end(cut = false): void {
     this.#ending = true;
     this.#parser.end();
     const open = this.kind !== null && this.kind !== 'unknown';
-    if (open && !this.#rootClosed && !this.#truncated && !this.#out.stopped) {
+    if (open && !this.#rootClosed && !this.#truncated && !this.#out.stopped && !cut) {
       this.#log.report(
         'error',
         'truncated',
@@ -165,7 +169,7 @@ export class XmlSitemapReader {
         Number.MAX_SAFE_INTEGER,
       );
     }
-    if (this.kind === null) {
+    if (this.kind === null && !cut) {
       this.#log.report(
         'error',
         'no-root-element',
