@@ -216,6 +216,7 @@ describe('waymark indexnow submit --diff', () => {
       '/old.xml': { headers: xml, body: readFileSync(data('pages-old.xml')) },
       '/new.xml': { headers: xml, body: readFileSync(data('pages-new.xml')) },
       '/gone.xml': { status: 410 },
+      '/error-page.txt': { headers: { 'content-type': 'text/plain' }, body: '502 Bad Gateway\n' },
     });
   });
   after(() => server.close());
@@ -244,6 +245,13 @@ describe('waymark indexnow submit --diff', () => {
     assert.equal(result.code, 1);
     assert.equal(endpoint.requests.length, 0);
     assert.match(result.stderr, /nothing sent: a sitemap was read with errors/);
+  });
+
+  test('an error page saved as the new sitemap: not a sitemap, nothing sent, exit 1', async () => {
+    const result = await submit(['--diff', data('pages-old.xml'), server.url('/error-page.txt')]);
+    assert.equal(result.code, 1);
+    assert.equal(endpoint.requests.length, 0);
+    assert.match(result.stderr, /error-page\.txt:1: error: no line is a URL: not a text sitemap/);
   });
 
   test('a sitemap answering an HTTP error: nothing sent, exit 1', async () => {

@@ -379,3 +379,28 @@ describe('maxEntries: bytes after the stop in the same write are not reported on
     assert.deepEqual(readOn, ['over-protocol-size']);
   });
 });
+
+describe('text in which no line is a URL is not a sitemap', () => {
+  const cases: [name: string, text: string, codes: string[], locs: number][] = [
+    ['an error page', '502 Bad Gateway\n', ['invalid-line', 'not-a-sitemap'], 0],
+    ['one word that is no URL', 'maintenance\n', ['relative-loc', 'not-a-sitemap'], 0],
+    [
+      'one URL among the lines: a sitemap',
+      'maintenance\nhttps://a.example/\n',
+      ['relative-loc'],
+      1,
+    ],
+    ['one URL: a sitemap', 'https://a.example/', [], 1],
+  ];
+  for (const [name, text, expected, locs] of cases) {
+    test(name, async () => {
+      const got = await readSitemap(bytesOf(text));
+      assert.equal(got.kind, 'text');
+      assert.equal(got.entries.length, locs);
+      assert.deepEqual(
+        got.diagnostics.map((d) => d.code),
+        expected,
+      );
+    });
+  }
+});

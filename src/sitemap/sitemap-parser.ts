@@ -189,6 +189,16 @@ export class SitemapParser {
       this.#xml?.end(cut);
     } else {
       this.#text.end(cut);
+      // Lines, and not one of them a URL: an error page or any other text saved as a
+      // sitemap, not an empty sitemap (read as one, it would make every URL look removed).
+      if (!cut && this.count === 0) {
+        this.#log.reportAt(
+          'error',
+          'not-a-sitemap',
+          'no line is a URL: not a text sitemap; no entries',
+          1,
+        );
+      }
     }
     if (this.count > MAX_SITEMAP_URLS) {
       this.#log.reportAt(
