@@ -49,6 +49,10 @@ describe('waymark (top level)', () => {
     [['robots', 'check', robotsFile, '/'], /missing --agent/],
     [['robots', 'check', robotsFile, '--agent', 'bot'], /no URLs to check/],
     [['robots', 'check', '--agent', 'bot'], /missing the robots.txt file/],
+    [
+      ['robots', 'check', '-', '--agent', 'bot', '--urls', '-'],
+      /only one of the robots.txt and --urls can be standard input/,
+    ],
     [['robots', 'check', robotsFile, '--bogus'], /unknown option '--bogus'/],
   ];
   for (const [args, message] of usageErrors) {
@@ -220,4 +224,42 @@ describe('the waymark executable', () => {
       assert.equal(usage.stderr.trim().split('\n').length, 1);
     });
   }
+});
+
+describe('long lists (no one call is given them all at once)', () => {
+  // Spread into one call (push(...list), Math.max(...widths)), some 120,000 values overflow
+  // V8's stack: these lists are past that.
+  const COUNT = 200_000;
+  const urls = Array.from({ length: COUNT }, (_, i) =>
+    i % 2 === 0 ? `https://example.com/p/${i}` : `https://example.com/private/${i}`,
+  );
+
+  test(`robots check --urls with ${COUNT} URLs: a row each`, async () => {
+    const list = join(dir, 'many-urls.txt');
+    writeFileSync(list, `${urls.join('\n')}\n`);
+    const result = await runCliForTest([
+      'robots',
+      'check',
+      robotsFile,
+      '-a',
+      'bot',
+      '--urls',
+      list,
+    ]);
+    assert.equal(result.stderr, '');
+    assert.equal(result.code, 1, 'some are disallowed');
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, COUNT + 1, 'a header and a row per URL');
+    assert.match(
+      lines.at(-1) ?? '',
+      /^https:\/\/example\.com\/private\/199999 +disallowed +2 +Disallow: \/private$/,
+    );
+  });
+
+  test(`robots check with ${COUNT} URL arguments after --`, async () => {
+    const result = await runCliForTest(['robots', 'check', robotsFile, '-a', 'bot', '--', ...urls]);
+    assert.equal(result.stderr, '');
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout.trimEnd().split('\n').length, COUNT + 1);
+  });
 });

@@ -223,7 +223,7 @@ export class SqliteCrawlState implements CrawlState {
           lost++;
           return;
         }
-        discovered.push(...(found[i] ?? []));
+        for (const values of found[i] ?? []) discovered.push(values);
         if (done.requested) requested++;
         depthCut += done.depthCut;
       });

@@ -50,10 +50,14 @@ export const robotsCheck: CliCommand = {
     const [file, ...urlArgs] = positionals;
     if (file === undefined)
       throw usageError(NAME, 'missing the robots.txt file (or - for standard input)');
+    if (file === '-' && values.urls === '-') {
+      throw usageError(NAME, 'only one of the robots.txt and --urls can be standard input (-)');
+    }
     if ((values.agent ?? []).length === 0) throw usageError(NAME, 'missing --agent <token>');
     const agents = (values.agent ?? []).map((agent) => matchedAgent(agent, io));
-    const urls = [...urlArgs];
-    if (values.urls !== undefined) urls.push(...urlLines(await readInput(values.urls, io)));
+    let urls = [...urlArgs];
+    // Concatenated, not spread into push: a list of some 120,000 lines would overflow the stack.
+    if (values.urls !== undefined) urls = urls.concat(urlLines(await readInput(values.urls, io)));
     if (urls.length === 0)
       throw usageError(NAME, 'no URLs to check: give them as arguments or with --urls <file>');
     const encodedUrls = urls.map(encodeUrl);

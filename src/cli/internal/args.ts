@@ -16,13 +16,20 @@ export function parseCommandArgs<O extends Options>(
   options: O,
 ) {
   const all = { ...options, help: { type: 'boolean', short: 'h' } } satisfies Options;
+  // What follows `--` is kept out of parseArgs and added to its positionals after: it adds
+  // them with one spread call, which overflows the stack past some 120,000 arguments.
+  const end = args.indexOf('--');
   try {
-    return parseArgs({
-      args: attachDashValues(command, args, all),
+    const parsed = parseArgs({
+      args: attachDashValues(command, end < 0 ? args : args.slice(0, end), all),
       options: all,
       allowPositionals: true,
       strict: true,
     });
+    for (let i = end < 0 ? args.length : end + 1; i < args.length; i++) {
+      parsed.positionals.push(args[i] as string);
+    }
+    return parsed;
   } catch (error) {
     if (error instanceof WaymarkError) throw error;
     // node's messages go on to explain `--`; the first sentence is the useful part.
@@ -36,16 +43,12 @@ export function parseCommandArgs<O extends Options>(
  * `--max-pages -1` never reached the check that would say what is wrong with -1. A negative
  * number after an option that takes a value is that option's value (`--max-pages=-1`), and
  * the option's own check names it; any other dash word there is an option, not a value, and
- * the error says how to pass such a value if one was meant.
+ * the error says how to pass such a value if one was meant. `args` are those before `--`.
  */
 function attachDashValues(command: string, args: readonly string[], options: Options): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--') {
-      out.push(...args.slice(i));
-      break;
-    }
     const next = args[i + 1];
     const long = next?.startsWith('-') && next !== '-' ? optionTakingValue(arg, options) : null;
     if (long === null || next === undefined) {

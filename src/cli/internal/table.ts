@@ -4,9 +4,13 @@ export function formatTable(
   rows: readonly (readonly string[])[],
 ): string {
   const all = [header, ...rows];
-  const widths = header.map((_, column) =>
-    Math.max(...all.map((row) => (row[column] ?? '').length)),
-  );
+  // A loop, not Math.max(...cells): spreading some 120,000 values into one call overflows
+  // the stack, and a table has a row per URL checked.
+  const widths = header.map((_, column) => {
+    let widest = 0;
+    for (const row of all) widest = Math.max(widest, (row[column] ?? '').length);
+    return widest;
+  });
   return all
     .map((row) =>
       row
