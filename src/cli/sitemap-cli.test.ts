@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -212,6 +212,42 @@ describe('waymark sitemap write', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /<stdin>:2: not a URL or a JSON entry/);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('an entry field of the wrong type is an error, not a crash; nothing is written', async () => {
+    for (const [line, message] of [
+      ['{"loc":"https://example.com/","images":"x"}', /images is not a list/],
+      ['{"loc":"https://example.com/","videos":"x"}', /videos is not a list/],
+      ['{"loc":"https://example.com/","alternates":{}}', /alternates is not a list/],
+    ] as const) {
+      const dir = tempDir();
+      const result = await runCliForTest(
+        ['sitemap', 'write', '--base', 'https://example.com/', '--out', dir],
+        `https://example.com/a\n${line}\n`,
+      );
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.doesNotMatch(result.stderr, /unexpected/);
+      assert.deepEqual(readdirSync(dir), []);
+    }
+  });
+
+  test('a line without end (/dev/zero, one long line) is refused at 16 MiB characters', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'one-line.txt');
+    writeFileSync(input, `https://example.com/${'a'.repeat(17 * 1024 * 1024)}`);
+    const result = await runCliForTest([
+      'sitemap',
+      'write',
+      '--base',
+      'https://example.com/',
+      '--out',
+      join(dir, 'out'),
+      '--input',
+      input,
+    ]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /one-line\.txt:1: the line is over 16777216 characters/);
   });
 
   test('usage errors', async () => {

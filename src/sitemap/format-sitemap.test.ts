@@ -618,7 +618,7 @@ describe('field checks', () => {
         loc: 'https://example.com/',
         videos: [{ ...VIDEO, restriction: { relationship: 'allow', countries: ['de'] } }],
       },
-      /restriction\[0\] "de" is not a two-letter upper-case country code/,
+      /restriction\.countries\[0\] "de" is not a two-letter upper-case country code/,
     ],
     [
       'video restriction relationship',
@@ -634,7 +634,7 @@ describe('field checks', () => {
         loc: 'https://example.com/',
         videos: [{ ...VIDEO, platform: { relationship: 'allow', platforms: ['desktop'] } }],
       },
-      /platform\[0\] "desktop" is not web, mobile or tv/,
+      /platform\.platforms\[0\] "desktop" is not web, mobile or tv/,
     ],
     [
       'video family friendly as text',
@@ -892,5 +892,82 @@ describe('formatSitemapIndex', () => {
       written: false,
       full: 'max-urls',
     });
+  });
+});
+
+describe('values of the wrong type (as JSON input may hold) are refused, never thrown on', () => {
+  const FULL = {
+    loc: 'https://example.com/',
+    lastmod: '2024-05-01',
+    changefreq: 'daily',
+    priority: 0.5,
+    alternates: [{ hreflang: 'de', href: 'https://example.com/de/' }],
+    images: [{ loc: 'https://example.com/i.png', caption: 'c', title: 't' }],
+    videos: [
+      {
+        ...VIDEO,
+        playerLoc: 'https://example.com/p',
+        duration: 60,
+        expirationDate: '2030-01-01',
+        rating: 4.5,
+        viewCount: 10,
+        publicationDate: '2024-01-01',
+        familyFriendly: true,
+        restriction: { relationship: 'allow', countries: ['DE', 'FR'] },
+        platform: { relationship: 'deny', platforms: ['tv'] },
+        requiresSubscription: false,
+        uploader: { name: 'u', info: 'https://example.com/u' },
+        live: false,
+        tags: ['a', 'b'],
+      },
+    ],
+    news: {
+      publication: { name: 'P', language: 'en' },
+      publicationDate: '2024-05-01',
+      title: 'N',
+    },
+  };
+  const WRONG: unknown[] = ['x', '', 7, true, null, {}, [], [1], { length: 3 }];
+  const options: UrlsetOptions = {
+    extensions: ['xhtml', 'image', 'video', 'news'],
+    includeChangefreq: true,
+    includePriority: true,
+  };
+
+  /** Every path to a value in `value`: [] for the value itself, then its members', deeply. */
+  function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+    const inner =
+      typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([key, member]) =>
+            paths(member, [...at, Array.isArray(value) ? Number(key) : key]),
+          )
+        : [];
+    return at.length === 0 ? inner : [at, ...inner];
+  }
+
+  function withValue(path: (string | number)[], wrong: unknown): unknown {
+    const copy = structuredClone(FULL) as Record<string | number, unknown>;
+    let parent = copy;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    parent[path.at(-1) as string | number] = wrong;
+    return copy;
+  }
+
+  test('every field, every wrong value', () => {
+    assert.ok(formatUrlset([FULL as SitemapUrl], options).includes('<video:tag>b</video:tag>'));
+    let refused = 0;
+    for (const path of paths(FULL)) {
+      for (const wrong of WRONG) {
+        try {
+          formatUrlset([withValue(path, wrong) as SitemapUrl], options);
+        } catch (error) {
+          const where = `${path.join('.')} = ${JSON.stringify(wrong)}`;
+          assert.ok(isWaymarkError(error), `${where}: ${String(error)}`);
+          assert.equal(error.code, 'invalid-argument', where);
+          refused++;
+        }
+      }
+    }
+    assert.ok(refused > 100, `${refused} refused`);
   });
 });

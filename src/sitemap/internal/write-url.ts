@@ -11,6 +11,7 @@ import {
   checkDatetime,
   checkDecimal,
   checkLanguageTag,
+  checkList,
   checkOneOf,
   checkText,
   checkUrl,
@@ -116,6 +117,11 @@ export function urlElement(
   if (options.includePriority && entry.priority !== undefined) {
     children.push(leaf('priority', checkDecimal(entry.priority, 'priority', 0, 1, fail)));
   }
+  // Lists checked first: a list given as a string has a length, and would be taken for
+  // an extension in use.
+  const alternates = checkList(entry.alternates, 'alternates', fail);
+  const images = checkList(entry.images, 'images', fail);
+  const videos = checkList(entry.videos, 'videos', fail);
   const uses = new Set<SitemapExtension>();
   extensionsUsed(entry, uses);
   for (const extension of uses) {
@@ -126,15 +132,14 @@ export function urlElement(
       );
     }
   }
-  (entry.alternates ?? []).forEach((alternate, i) => {
+  alternates.forEach((alternate, i) => {
     children.push(alternateElement(alternate, `alternates[${i}]`, fail));
   });
-  const images = entry.images ?? [];
   if (images.length > MAX_IMAGES) fail(`has ${images.length} images, more than ${MAX_IMAGES}`);
   images.forEach((image, i) => {
     children.push(imageElement(image, `images[${i}]`, fail));
   });
-  (entry.videos ?? []).forEach((video, i) => {
+  videos.forEach((video, i) => {
     children.push(videoElement(video, `videos[${i}]`, fail));
   });
   if (entry.news !== undefined) children.push(newsElement(entry.news, 'news', fail));

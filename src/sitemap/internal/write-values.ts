@@ -18,6 +18,28 @@ export function quote(value: unknown): string {
 }
 
 /** Free text (titles, captions, names): any string XML 1.0 can carry. */
+/**
+ * A list field: [] when left out, the array when it is one; anything else (a string, an
+ * object, as JSON input may hold) is refused rather than read as a list or thrown on.
+ */
+export function checkList<T>(
+  value: readonly T[] | undefined,
+  field: string,
+  fail: Fail,
+): readonly T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(`${field} is not a list`);
+  return value;
+}
+
+/** An object field (`{ name, info }`): anything else (null, a string, a list) is refused. */
+export function checkObject<T extends object>(value: T, field: string, fail: Fail): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(`${field} is not an object`);
+  }
+  return value;
+}
+
 export function checkText(value: unknown, field: string, fail: Fail, maxChars?: number): string {
   if (typeof value !== 'string') fail(`${field} is not a string`);
   const bad = forbiddenXmlChar(value);

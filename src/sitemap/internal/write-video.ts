@@ -3,6 +3,8 @@ import {
   checkDatetime,
   checkDecimal,
   checkInteger,
+  checkList,
+  checkObject,
   checkOneOf,
   checkText,
   checkUrl,
@@ -54,7 +56,7 @@ export function videoElement(video: SitemapVideo, field: string, fail: Fail): Xm
     checkInteger(v, name, 0, Number.MAX_SAFE_INTEGER, fail),
   );
   add('publication_date', 'publicationDate', video.publicationDate, date);
-  const tags = video.tags ?? [];
+  const tags = checkList(video.tags, `${field}.tags`, fail);
   if (tags.length > MAX_VIDEO_TAGS) {
     fail(`${field} has ${tags.length} tags, more than ${MAX_VIDEO_TAGS}`);
   }
@@ -64,8 +66,9 @@ export function videoElement(video: SitemapVideo, field: string, fail: Fail): Xm
   add('family_friendly', 'familyFriendly', video.familyFriendly, yesNo);
   if (video.restriction !== undefined) {
     children.push(
-      listElement('video:restriction', video.restriction, video.restriction.countries, {
+      listElement('video:restriction', video.restriction, {
         field: `${field}.restriction`,
+        items: 'countries',
         item: /^[A-Z]{2}$/,
         what: 'a two-letter upper-case country code',
         fail,
@@ -74,17 +77,19 @@ export function videoElement(video: SitemapVideo, field: string, fail: Fail): Xm
   }
   add('requires_subscription', 'requiresSubscription', video.requiresSubscription, yesNo);
   if (video.uploader !== undefined) {
-    const info = video.uploader.info;
+    const uploader = checkObject(video.uploader, `${field}.uploader`, fail);
+    const info = uploader.info;
     children.push({
       name: 'video:uploader',
       attributes: info === undefined ? [] : [['info', url(info, `${field}.uploader.info`)]],
-      text: checkText(video.uploader.name, `${field}.uploader.name`, fail, MAX_UPLOADER_CHARS),
+      text: checkText(uploader.name, `${field}.uploader.name`, fail, MAX_UPLOADER_CHARS),
     });
   }
   if (video.platform !== undefined) {
     children.push(
-      listElement('video:platform', video.platform, video.platform.platforms, {
+      listElement('video:platform', video.platform, {
         field: `${field}.platform`,
+        items: 'platforms',
         item: /^(?:web|mobile|tv)$/,
         what: 'web, mobile or tv',
         fail,
@@ -96,28 +101,31 @@ export function videoElement(video: SitemapVideo, field: string, fail: Fail): Xm
 }
 
 /** `<video:restriction>` and `<video:platform>`: a relationship and a space-separated list. */
-function listElement(
+function listElement<K extends 'countries' | 'platforms'>(
   name: string,
-  value: { readonly relationship: 'allow' | 'deny' },
-  items: readonly string[],
+  given: { readonly relationship: 'allow' | 'deny' } & { readonly [key in K]: readonly string[] },
   check: {
     readonly field: string;
+    /** The field that holds the list. */
+    readonly items: K;
     readonly item: RegExp;
     readonly what: string;
     readonly fail: Fail;
   },
 ): XmlElement {
   const { field, item, what, fail } = check;
+  const value = checkObject(given, field, fail);
   const relationship = checkOneOf(
     value.relationship,
     ['allow', 'deny'],
     `${field}.relationship`,
     fail,
   );
-  if (!Array.isArray(items)) fail(`${field} has no list`);
+  const items = value[check.items] as readonly string[];
+  if (!Array.isArray(items)) fail(`${field}.${check.items} is not a list`);
   items.forEach((text, i) => {
     if (typeof text !== 'string' || !item.test(text)) {
-      fail(`${field}[${i}] ${JSON.stringify(text)} is not ${what}`);
+      fail(`${field}.${check.items}[${i}] ${JSON.stringify(text)} is not ${what}`);
     }
   });
   return { name, attributes: [['relationship', relationship]], text: items.join(' ') };
