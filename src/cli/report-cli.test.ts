@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -55,6 +55,38 @@ describe('waymark crawl --report and waymark report', () => {
     assert.deepEqual(fromState.robots, fromCrawl.robots);
     assert.deepEqual(fromState.sitemaps, fromCrawl.sitemaps);
     assert.equal(fromState.crawl.durationMs, null);
+  });
+
+  test('crawl status, crawl export and report only read the state: not a byte of it changes', async () => {
+    const bytes = readFileSync(state);
+    const files = readdirSync(dir).sort();
+    for (const args of [
+      ['crawl', 'status', '--state', state],
+      ['crawl', 'export', '--state', state],
+      ['report', state, '--out', join(dir, 'read-only.html')],
+    ]) {
+      const result = await runCliForTest(args);
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      assert.ok(readFileSync(state).equals(bytes), `${args[0]} ${args[1]} changed the state`);
+    }
+    // No side files left: only the report is new.
+    assert.deepEqual(readdirSync(dir).sort(), [...files, 'read-only.html'].sort());
+    rmSync(join(dir, 'read-only.html'));
+  });
+
+  test('an empty file is no crawl state, and stays empty', async () => {
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    for (const args of [
+      ['crawl', 'status', '--state', empty],
+      ['crawl', 'export', '--state', empty],
+    ]) {
+      const result = await runCliForTest(args);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /the crawl state holds no crawl: .*empty\.db/);
+      assert.equal(readFileSync(empty).length, 0);
+    }
+    assert.ok(!existsSync(`${empty}-wal`) && !existsSync(`${empty}-shm`));
   });
 
   test('a site that cannot be crawled still gets its report (that is when it is wanted)', async () => {

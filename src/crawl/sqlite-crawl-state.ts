@@ -29,11 +29,13 @@ import { SqliteQueue } from './internal/sqlite-queue.ts';
 import { META, readMeta, readRecord, writeRecord } from './internal/sqlite-record.ts';
 import { type InsertValues, toResult } from './internal/sqlite-rows.ts';
 import {
+  checkForReading,
   isSqliteError,
   openError,
   prepareDatabase,
   type Synchronous,
 } from './internal/sqlite-schema.ts';
+import { absentSideFiles, removeCreatedSideFiles } from './internal/sqlite-side-files.ts';
 import { type ResultRow, Statements } from './internal/sqlite-statements.ts';
 import { makeTempDir, removeTempDir } from './internal/sqlite-temp-dir.ts';
 import { keepingNormalUrls, memoByString } from './internal/url-memo.ts';
@@ -46,6 +48,13 @@ export interface SqliteCrawlStateOptions {
    * crawl state; any other file is refused).
    */
   readonly resume: boolean;
+  /**
+   * Only read the file (with `resume`), as `crawl status`, `crawl export` and `report` do: it
+   * is opened read-only and never changed, so a file this process may only read can be read.
+   * Nothing is created, upgraded or queued again; a file without a crawl, or of another
+   * schema version, is refused. Calls that would write fail.
+   */
+  readonly readOnly?: boolean;
   /**
    * The form under which URLs are deduplicated. Default: the WHATWG URL serialisation
    * without the fragment (`HTTP://Example.com:80/a/../b#x` -> `http://example.com/b`).
@@ -103,12 +112,21 @@ export function openSqliteCrawlState(
   const tempDir = path === null ? makeTempDir() : null;
   const file = tempDir === null ? (path as string) : join(tempDir, 'crawl-state.db');
   let db: DatabaseSync | undefined;
+  const absent = options.readOnly === true ? absentSideFiles(file) : [];
   try {
+    if (options.readOnly === true) {
+      db = new DatabaseSync(file, { readOnly: true });
+      checkForReading(db, file);
+      return new SqliteCrawlState(db, file, tempDir, true, options, () =>
+        removeCreatedSideFiles(absent),
+      );
+    }
     db = new DatabaseSync(file);
     const resumed = prepareDatabase(db, file, options.resume, options.synchronous ?? 'normal');
     return new SqliteCrawlState(db, file, tempDir, resumed, options);
   } catch (error) {
     db?.close();
+    removeCreatedSideFiles(absent);
     if (tempDir !== null) removeTempDir(tempDir);
     throw openError(error, file);
   }
@@ -148,6 +166,8 @@ export class SqliteCrawlState implements CrawlState {
   #finished = false;
   #sitemaps: SitemapsState = 'unclaimed';
   #closed = false;
+  readonly #readOnly: boolean;
+  readonly #afterClose: () => void;
 
   /** Use {@link openSqliteCrawlState}. */
   constructor(
@@ -156,7 +176,9 @@ export class SqliteCrawlState implements CrawlState {
     tempDir: string | null,
     resumed: boolean,
     options: SqliteCrawlStateOptions,
+    afterClose: () => void = () => {},
   ) {
+    this.#afterClose = afterClose;
     this.#db = db;
     this.path = path;
     this.location = path;
@@ -164,8 +186,9 @@ export class SqliteCrawlState implements CrawlState {
     this.resumed = resumed;
     this.#now = options.now ?? Date.now;
     this.#s = new Statements(db);
+    this.#readOnly = options.readOnly === true;
     // Whatever was in flight when the last process stopped was interrupted.
-    if (resumed) this.#s.requeueInFlight.run();
+    if (resumed && !this.#readOnly) this.#s.requeueInFlight.run();
     this.#hosts = new HostTable(() => this.#gapMs);
     this.#queue = new SqliteQueue(
       this.#s,
@@ -363,12 +386,13 @@ export class SqliteCrawlState implements CrawlState {
     if (this.#closed) return;
     try {
       // A resume would queue them again too; at once, so the file says so now.
-      if (this.#tempDir === null && this.#queue.counts.inFlight > 0) {
+      if (this.#tempDir === null && !this.#readOnly && this.#queue.counts.inFlight > 0) {
         this.#write(() => this.#queue.requeueInFlight());
       }
     } finally {
       this.#closed = true;
       this.#db.close();
+      this.#afterClose();
       if (this.#tempDir !== null) removeTempDir(this.#tempDir);
     }
   }

@@ -18,9 +18,9 @@ export interface OpenStateOptions {
 }
 
 /**
- * Opens an existing crawl's state to read it (`crawl status`, `crawl export`): an SQLite
- * file as it is (its interrupted items queued again), or a crawl in PostgreSQL. The crawl
- * must exist.
+ * Opens an existing crawl's state to read it (`crawl status`, `crawl export`, `report`): an
+ * SQLite file read-only, never changed (it may be one this process can only read), or a
+ * crawl in PostgreSQL. The crawl must exist.
  */
 export async function openExistingCrawl(
   location: Exclude<StateLocation, { kind: 'temporary' }>,
@@ -34,7 +34,7 @@ export async function openExistingCrawl(
   const state: CrawlState =
     location.kind === 'postgres'
       ? (postgres as PostgresCrawlState)
-      : openSqliteCrawlState(location.path, { resume: true });
+      : openSqliteCrawlState(location.path, { resume: true, readOnly: true });
   try {
     const record = await state.crawl();
     if (record === null) {

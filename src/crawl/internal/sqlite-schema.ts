@@ -112,6 +112,38 @@ export function prepareDatabase(
   synchronous: Synchronous,
 ): boolean {
   db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  return prepareForWriting(db, name, resume, synchronous);
+}
+
+/**
+ * Checks a connection opened read-only: a waymark crawl state of this schema version,
+ * holding a crawl. Nothing is set that would write: the file may be one this process can
+ * only read, and a state a running crawl holds fails to read (`SQLITE_BUSY`).
+ */
+export function checkForReading(db: DatabaseSync, name: string): void {
+  db.exec('PRAGMA cache_size = -2048');
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get();
+  if (tables?.['n'] === 0) {
+    throw new WaymarkError('invalid-argument', `the crawl state holds no crawl: ${name}`);
+  }
+  if (pragmaNumber(db, 'application_id') !== APPLICATION_ID) {
+    throw new WaymarkError('invalid-argument', `not a waymark crawl state: ${name}`);
+  }
+  const version = pragmaNumber(db, 'user_version');
+  if (version !== SCHEMA_VERSION) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `crawl state has schema version ${version}, this waymark reads ${SCHEMA_VERSION}${version === 4 ? ' (resuming the crawl brings it up to date)' : ''}: ${name}`,
+    );
+  }
+}
+
+function prepareForWriting(
+  db: DatabaseSync,
+  name: string,
+  resume: boolean,
+  synchronous: Synchronous,
+): boolean {
   // Only a new file takes it; see the list above.
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
