@@ -114,3 +114,16 @@ describe('waymark sitemap validate', () => {
     assert.ok(first.message.includes(`"${ESC_CLEAR}daily\r${RLO}"`), first.message);
   });
 });
+
+describe('file names the user gave, printed back', () => {
+  test('sitemap write: the files it wrote are named escaped', async () => {
+    const out = join(dir, `out${ESC_CLEAR}${RLO}`);
+    const result = await runCliForTest(
+      ['sitemap', 'write', '--base', 'https://example.com/', '--out', out],
+      'https://example.com/\n',
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assertTerminalSafe(result.stdout, 'stdout');
+    assert.match(result.stdout, /wrote .*out\\x1b\[2J\\u202e/);
+  });
+});

@@ -1,5 +1,6 @@
 import { crawlSitemapPages } from '../../crawl/index.ts';
 import { checkWritableFile, checkWritableFolder } from '../../shared/files/output-target.ts';
+import { printable } from '../../shared/printable.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { checkOutputPlace, outputFormat, writeCrawlOutput } from '../internal/crawl-output.ts';
@@ -90,7 +91,7 @@ export const crawlExportCommand: CliCommand = {
       );
       const running = record.finishedAt === null && counts.queued + counts.inFlight > 0;
       io.stderr(
-        `${listed.toLocaleString('en-US')} pages${written === null ? '' : ` written to ${written}`}${running ? ` (the crawl is still running: ${counts.queued.toLocaleString('en-US')} URLs queued)` : ''}\n`,
+        `${listed.toLocaleString('en-US')} pages${written === null ? '' : ` written to ${printable(written)}`}${running ? ` (the crawl is still running: ${counts.queued.toLocaleString('en-US')} URLs queued)` : ''}\n`,
       );
       return EXIT_OK;
     } finally {

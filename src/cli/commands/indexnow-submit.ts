@@ -3,7 +3,7 @@ import { INDEXNOW_DEFAULT_ENDPOINT, submitIndexNow } from '../../indexnow/submit
 import type { IndexNowBatchResult, IndexNowReport } from '../../indexnow/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { readInput, urlLines } from '../internal/input.ts';
+import { displayName, readInput, urlLines } from '../internal/input.ts';
 import { jsonLine } from '../internal/json-line.ts';
 import { maxBytesOption } from '../internal/open-sitemap-url.ts';
 import {
@@ -127,7 +127,10 @@ export const indexnowSubmit: CliCommand = {
         ...diff.removed.map((entry) => entry.loc),
       ];
     } else {
-      urls = urlLines(await readInput(values.urls as string, io));
+      urls = urlLines(
+        await readInput(values.urls as string, io),
+        displayName(values.urls as string),
+      );
     }
 
     const submission = {

@@ -3,7 +3,7 @@ import { CANONICAL_KEY } from '../../robots/internal/directive-key.ts';
 import type { RobotsUsage } from '../../robots/types.ts';
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
-import { readInput, urlLines } from '../internal/input.ts';
+import { displayName, readInput, urlLines } from '../internal/input.ts';
 import { jsonLine } from '../internal/json-line.ts';
 import { formatTable } from '../internal/table.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
@@ -57,7 +57,8 @@ export const robotsCheck: CliCommand = {
     const agents = (values.agent ?? []).map((agent) => matchedAgent(agent, io));
     let urls = [...urlArgs];
     // Concatenated, not spread into push: a list of some 120,000 lines would overflow the stack.
-    if (values.urls !== undefined) urls = urls.concat(urlLines(await readInput(values.urls, io)));
+    if (values.urls !== undefined)
+      urls = urls.concat(urlLines(await readInput(values.urls, io), displayName(values.urls)));
     if (urls.length === 0)
       throw usageError(NAME, 'no URLs to check: give them as arguments or with --urls <file>');
     const encodedUrls = urls.map(encodeUrl);

@@ -92,7 +92,7 @@ export const sitemapWrite: CliCommand = {
       ...(values.priority ? { includePriority: true } : {}),
     });
     for (const file of [...result.files, ...(result.index === null ? [] : [result.index])]) {
-      io.stdout(`wrote ${file}\n`);
+      io.stdout(`wrote ${printable(file)}\n`);
     }
     io.stdout(`${result.urls} URLs; announce ${result.url}\n`);
     return EXIT_OK;

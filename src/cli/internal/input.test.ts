@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { isWaymarkError } from '../../shared/waymark-error.ts';
 import type { CliIo } from '../io.ts';
-import { readInput } from './input.ts';
+import { readInput, urlLines } from './input.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-cli-input-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -110,4 +110,32 @@ test('a read that fails after the first chunk: io-failed with the cause', async 
     assert.equal(error.message, 'cannot read robots.txt: EIO: i/o error, read');
     return true;
   });
+});
+
+test('urlLines: one URL a line (LF, CRLF, CR), trimmed; blanks and # comments skipped', () => {
+  const text =
+    '# nightly\r\nhttps://a.example/\r\n\n  https://b.example/  \rhttps://c.example/\n# end';
+  assert.deepEqual(urlLines(bytesOf(text), 'list.txt'), [
+    'https://a.example/',
+    'https://b.example/',
+    'https://c.example/',
+  ]);
+  assert.deepEqual(urlLines(bytesOf(''), 'list.txt'), []);
+  assert.deepEqual(urlLines(bytesOf('https://a.example/'), 'list.txt'), ['https://a.example/']);
+});
+
+test('urlLines: more than the most is refused, comments and blanks not counted', () => {
+  const three = '# head\nhttps://a.example/1\n\nhttps://a.example/2\nhttps://a.example/3\n# tail\n';
+  assert.equal(urlLines(bytesOf(three), 'list.txt', 3).length, 3);
+  assert.throws(
+    () => urlLines(bytesOf(`${three}https://a.example/4\n`), 'list.txt', 3),
+    (error: unknown) => {
+      assert.ok(isWaymarkError(error) && error.code === 'invalid-argument');
+      assert.equal(
+        error.message,
+        'list.txt lists more than 3 URLs, the most one run reads; split the list',
+      );
+      return true;
+    },
+  );
 });

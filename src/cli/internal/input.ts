@@ -6,10 +6,11 @@ import type { CliIo } from '../io.ts';
 
 /**
  * The most read from a file argument or standard input that a command holds whole (a
- * robots.txt, a navigational sitemap, a `--urls` list): far past any real one (a list of
- * 256 MiB is some three million URLs), and a bound on memory for `/dev/zero` or an endless
- * pipe, which would otherwise be read until the process ran out of memory. Sitemaps are
- * read as they stream and have `--max-bytes` instead.
+ * robots.txt, a navigational sitemap, a `--urls` list): far past any real robots.txt or
+ * navigational sitemap, and a bound on memory for `/dev/zero` or an endless pipe, which
+ * would otherwise be read until the process ran out of memory (a `--urls` list has its own
+ * cap on lines: {@link MAX_URL_LINES}). Sitemaps are read as they stream and have
+ * `--max-bytes` instead.
  */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
@@ -43,13 +44,40 @@ export async function readInput(
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
-/** The URLs of a `--urls` file: one a line, trimmed; blank lines and `#` comments skipped. */
-export function urlLines(bytes: Uint8Array): string[] {
-  return new TextDecoder()
-    .decode(bytes)
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0 && !line.startsWith('#'));
+/**
+ * The most URLs a `--urls` list may hold. Each costs the process a hundred bytes or more
+ * (its string, its row of output), so the 256 MiB read cap alone let a list of short lines
+ * run to tens of millions of URLs and gigabytes of memory.
+ */
+export const MAX_URL_LINES = 1_000_000;
+
+/**
+ * The URLs of a `--urls` file (`name` in messages): one a line, trimmed; blank lines and `#`
+ * comments skipped. More than {@link MAX_URL_LINES} is an `invalid-argument` error, found
+ * without splitting the whole text first.
+ */
+export function urlLines(bytes: Uint8Array, name: string, most = MAX_URL_LINES): string[] {
+  const text = new TextDecoder().decode(bytes);
+  const urls: string[] = [];
+  const breaks = /\r\n|\r|\n/g;
+  let start = 0;
+  while (start <= text.length) {
+    const found = breaks.exec(text);
+    const end = found === null ? text.length : found.index;
+    const line = text.slice(start, end).trim();
+    if (line.length > 0 && !line.startsWith('#')) {
+      if (urls.length === most) {
+        throw new WaymarkError(
+          'invalid-argument',
+          `${name} lists more than ${most.toLocaleString('en-US')} URLs, the most one run reads; split the list`,
+        );
+      }
+      urls.push(line);
+    }
+    if (found === null) break;
+    start = breaks.lastIndex;
+  }
+  return urls;
 }
 
 /** How a file argument is named in messages. */

@@ -14,6 +14,17 @@ const CASES: ReadonlyArray<readonly [string, unknown, string]> = [
   ],
   ['EACCES', errno('EACCES', "EACCES: permission denied, open 'x'"), 'permission denied'],
   ['EPERM', errno('EPERM', "EPERM: operation not permitted, open 'x'"), 'permission denied'],
+  [
+    'ENOTDIR',
+    errno('ENOTDIR', 'ENOTDIR: not a directory'),
+    'a part of the path is a file, not a directory',
+  ],
+  [
+    'ELOOP',
+    errno('ELOOP', 'ELOOP: too many symbolic links encountered'),
+    'too many symbolic links (a link that leads back to itself?)',
+  ],
+  ['EBADF', errno('EBADF', 'EBADF: bad file descriptor'), 'it is closed'],
   ['another code', errno('EIO', 'EIO: i/o error, read'), 'EIO: i/o error, read'],
   ['not an Error', 'the disk went away', 'the disk went away'],
   ['null', null, 'null'],

@@ -1,6 +1,17 @@
 import { errorMessage } from '../error-message.ts';
 import { WaymarkError } from '../waymark-error.ts';
 
+/** The common reasons a file cannot be read, by system error code, in words. */
+const REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  ELOOP: 'too many symbolic links (a link that leads back to itself?)',
+  EBADF: 'it is closed',
+};
+
 /**
  * The `io-failed` error for a file that cannot be read at all, with the common reasons in
  * words ("no such file", "a directory, not a file", "permission denied") instead of Node's
@@ -8,13 +19,6 @@ import { WaymarkError } from '../waymark-error.ts';
  */
 export function cannotRead(path: string, error: unknown): WaymarkError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'a directory, not a file'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : errorMessage(error);
+  const reason = REASONS[code ?? ''] ?? errorMessage(error);
   return new WaymarkError('io-failed', `cannot read ${path}: ${reason}`, { cause: error });
 }
