@@ -115,6 +115,12 @@ describe('formatRobots', () => {
       },
     ],
     ['a relative sitemap', { groups: [], sitemaps: ['/sitemap.xml'] }],
+    [
+      'a sitemap with a line break (the URL parser would drop it)',
+      { groups: [], sitemaps: ['https://example.com/\nDisallow: /'] },
+    ],
+    ['a sitemap with a tab', { groups: [], sitemaps: ['https://example.com/\tsitemap.xml'] }],
+    ['a sitemap with spaces around it', { groups: [], sitemaps: [' https://example.com/s.xml'] }],
   ];
   for (const [name, policy] of invalid) {
     test(`refuses ${name}`, () => {

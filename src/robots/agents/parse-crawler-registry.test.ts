@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 import { type CrawlerRegistry, mergeCrawlerRegistries } from './crawler-registry.ts';
-import { parseCrawlerRegistry } from './parse-crawler-registry.ts';
+import { MAX_REGISTRY_CRAWLERS, parseCrawlerRegistry } from './parse-crawler-registry.ts';
 
 const testRegistryText = readFileSync(
   new URL('./testdata/test-crawlers.json', import.meta.url),
@@ -308,6 +308,29 @@ describe('parseCrawlerRegistry', () => {
 });
 
 const ENTRY2 = { ...ENTRY, token: 'OtherBot' };
+
+test('parseCrawlerRegistry: past 10,000 entries, the rest is left out with one error', () => {
+  const entry = (i: number) => ({ token: `Bot${i}`, operator: 'Example', purpose: 'seo' });
+  const count = MAX_REGISTRY_CRAWLERS + 5;
+  const text = JSON.stringify(
+    { checked: '2026-11-24', crawlers: Array.from({ length: count }, (_, i) => entry(i)) },
+    null,
+    1,
+  );
+  const { registry, diagnostics } = parseCrawlerRegistry(text);
+  assert.equal(registry.crawlers.length, MAX_REGISTRY_CRAWLERS);
+  assert.equal(registry.crawlers.at(-1)?.token, `Bot${MAX_REGISTRY_CRAWLERS - 1}`);
+  const tooMany = diagnostics.filter((d) => d.code === 'too-many-crawlers');
+  assert.equal(tooMany.length, 1);
+  assert.equal(tooMany[0]?.severity, 'error');
+  assert.equal(tooMany[0]?.message, `${count} crawlers: only the first 10000 are read`);
+  // At the line of the first entry left out: its `{`, its token on the next line.
+  const line = tooMany[0]?.line ?? 0;
+  const lines = text.split('\n');
+  assert.equal(lines[line - 1], '  {');
+  assert.match(lines[line] ?? '', /"token": "Bot10000"/);
+  assert.equal(diagnostics.at(-1), tooMany[0], 'after the entries read');
+});
 
 describe('mergeCrawlerRegistries', () => {
   const base: CrawlerRegistry = parseCrawlerRegistry(testRegistryText).registry;

@@ -37,6 +37,13 @@ const KNOWN_FIELDS = new Set([
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
+ * Entries read from one registry: a hundred times the bundled one. Each costs a parse and up
+ * to a diagnostic per field, so a registry of a million entries took gigabytes; the rest is
+ * left out with one `too-many-crawlers` error.
+ */
+export const MAX_REGISTRY_CRAWLERS = 10_000;
+
+/**
  * Reads a crawler registry: the JSON text of a file such as the bundled
  * `known-crawlers.json`, or a value already parsed. Total: any input gives a registry and
  * diagnostics, never a throw. An entry with a missing or wrong `token`, `operator` or
@@ -107,7 +114,8 @@ export function parseCrawlerRegistry(input: unknown): CrawlerRegistryReading {
 
   const crawlers: KnownCrawler[] = [];
   const seen = new Map<string, string>();
-  value['crawlers'].forEach((entry: unknown, index: number) => {
+  const entries = value['crawlers'] as unknown[];
+  entries.slice(0, MAX_REGISTRY_CRAWLERS).forEach((entry: unknown, index: number) => {
     const line = lines[index] ?? 1;
     const entryReport = (severity: Severity, code: string, message: string) =>
       report(severity, line, code, `crawlers[${index}]${nameOf(entry)}: ${message}`);
@@ -126,6 +134,14 @@ export function parseCrawlerRegistry(input: unknown): CrawlerRegistryReading {
     seen.set(key, `crawlers[${index}]`);
     crawlers.push(crawler);
   });
+  if (entries.length > MAX_REGISTRY_CRAWLERS) {
+    report(
+      'error',
+      lines[MAX_REGISTRY_CRAWLERS] ?? 1,
+      'too-many-crawlers',
+      `${entries.length} crawlers: only the first ${MAX_REGISTRY_CRAWLERS} are read`,
+    );
+  }
   return { registry: { checked, crawlers }, diagnostics };
 }
 

@@ -115,6 +115,11 @@ function hasControlOrHash(text: string): boolean {
 }
 
 function sitemapHref(url: string): string {
+  // The URL parser drops tabs and line breaks without a word: `https://e/\nDisallow: /`
+  // would come out as one URL the writer never meant.
+  if (hasControlOrHash(url.replaceAll('#', '')) || url.trim() !== url) {
+    invalid(`sitemap "${url}" has a control character or surrounding spaces`);
+  }
   const parsed = URL.canParse(url) ? new URL(url) : null;
   if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     invalid(`sitemap "${url}" is not an absolute http(s) URL`);
