@@ -162,6 +162,16 @@ describe('waymark robots generate', () => {
     });
   }
 
+  test('--out - is standard output, not a file named "-"', async () => {
+    const args = ['robots', 'generate', ...REGISTRY, '--purpose', 'ai-training=disallow'];
+    const toStdout = await runCliForTest(args);
+    const dash = await runCliForTest([...args, '--out', '-']);
+    assert.equal(dash.code, 0, dash.stderr);
+    assert.equal(dash.stdout, toStdout.stdout);
+    assert.ok(dash.stdout.includes('User-agent: *'));
+    assert.ok(!readdirSync('.').includes('-'), 'no file named "-" in the working directory');
+  });
+
   test('--out into a folder that does not exist: exit 3', async () => {
     const result = await runCliForTest([
       'robots',

@@ -32,7 +32,7 @@ Options:
                           that would block / itself (Disallow: / is for unknown crawlers)
       --sitemap <url>     a Sitemap line; repeat
 ${REGISTRY_OPTIONS_HELP}
-      --out <file>        write the file there (atomically) instead of to standard output
+      --out <file>        write the file there (atomically) instead of to standard output (-)
       --json              one JSON object: {robotsTxt, policy, registryChecked, skipped, out}
   -h, --help              show this help
 
@@ -63,6 +63,8 @@ export const robotsGenerate: CliCommand = {
       return EXIT_OK;
     }
     if (positionals.length > 0) throw usageError(NAME, `unexpected argument "${positionals[0]}"`);
+    // `-` is standard output, as everywhere on the command line: not a file named "-".
+    const out = values.out === '-' ? undefined : values.out;
     const purposes = purposeDecisions(values.purpose ?? []);
     if (Object.keys(purposes).length === 0) {
       throw usageError(NAME, 'missing --purpose <purpose>=<allow|disallow>');
@@ -93,7 +95,7 @@ export const robotsGenerate: CliCommand = {
         `${NAME}: note: not named, their documented names cannot be written on a user-agent line: ${printable(skipped.join(', '))}\n`,
       );
     }
-    if (values.out !== undefined) await writeFileAtomically(values.out, [robotsTxt]);
+    if (out !== undefined) await writeFileAtomically(out, [robotsTxt]);
     if (values.json) {
       io.stdout(
         jsonLine({
@@ -101,11 +103,11 @@ export const robotsGenerate: CliCommand = {
           policy: expanded,
           registryChecked: registry.checked,
           skipped,
-          out: values.out ?? null,
+          out: out ?? null,
         }),
       );
-    } else if (values.out !== undefined) {
-      io.stdout(`wrote ${printable(values.out)} (${expanded.groups.length} groups)\n`);
+    } else if (out !== undefined) {
+      io.stdout(`wrote ${printable(out)} (${expanded.groups.length} groups)\n`);
     } else io.stdout(robotsTxt);
     return EXIT_OK;
   },
