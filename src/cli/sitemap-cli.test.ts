@@ -250,6 +250,18 @@ describe('waymark sitemap write', () => {
     assert.match(result.stderr, /one-line\.txt:1: the line is over 16777216 characters/);
   });
 
+  test('--out a file, not a folder: said in words, exit 3', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'mine');
+    const result = await runCliForTest(
+      ['sitemap', 'write', '--base', 'https://example.com/', '--out', file],
+      'https://example.com/\n',
+    );
+    assert.equal(result.code, 3);
+    assert.match(result.stderr, /cannot create .*a-file: a file is there, not a directory\n$/);
+    assert.equal(readFileSync(file, 'utf8'), 'mine');
+  });
+
   test('usage errors', async () => {
     assert.equal((await runCliForTest(['sitemap', 'write', '--out', '/tmp/x'])).code, 2);
     assert.equal((await runCliForTest(['sitemap', 'write', '--base', 'https://e.com/'])).code, 2);

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { isWaymarkError, WaymarkError } from '../waymark-error.ts';
 import { type OutputTarget, resolveOutputTarget } from './output-target.ts';
 import { randomHex } from './random-name.ts';
+import { SYSTEM_ERROR_WORDS } from './system-error-words.ts';
 
 /** The temporary name of a write to `target`: hidden, in its folder, with the writer's pid. */
 async function temporaryPath(target: string): Promise<string> {
@@ -250,7 +251,14 @@ async function syncFolder(folder: string): Promise<void> {
 /** A system error as `io-failed` naming the step; waymark's own and the caller's errors as they are. */
 export function asIoError(step: string, error: unknown): unknown {
   if (isWaymarkError(error) || !isSystemError(error)) return error;
-  return new WaymarkError('io-failed', `cannot ${step}: ${error.message}`, { cause: error });
+  // Making a directory, EEXIST means something that is not one is in the way.
+  const words =
+    error.code === 'EEXIST' && error.syscall === 'mkdir'
+      ? 'a file is there, not a directory'
+      : SYSTEM_ERROR_WORDS[error.code ?? ''];
+  return new WaymarkError('io-failed', `cannot ${step}: ${words ?? error.message}`, {
+    cause: error,
+  });
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {

@@ -1,16 +1,9 @@
 import { errorMessage } from '../error-message.ts';
 import { WaymarkError } from '../waymark-error.ts';
+import { SYSTEM_ERROR_WORDS } from './system-error-words.ts';
 
-/** The common reasons a file cannot be read, by system error code, in words. */
-const REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'a directory, not a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'a part of the path is a file, not a directory',
-  ELOOP: 'too many symbolic links (a link that leads back to itself?)',
-  EBADF: 'it is closed',
-};
+/** Why a file cannot be read, by system error code, in words. */
+const REASONS: Readonly<Record<string, string>> = { ENOENT: 'no such file', ...SYSTEM_ERROR_WORDS };
 
 /**
  * The `io-failed` error for a file that cannot be read at all, with the common reasons in
