@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { constants, deflateRawSync, gzipSync } from 'node:zlib';
 import { parseSitemap, readSitemap, type SitemapEntry } from './index.ts';
 import type { ReadSitemapOptions } from './read-sitemap.ts';
+import { SitemapParser } from './sitemap-parser.ts';
 import {
   codes,
   type Outcome,
@@ -295,6 +296,7 @@ describe('timeoutMs cuts a reading off; the consumer’s time does not count', (
 
 describe('a cut reports what cut it, and nothing the unread rest might have shown', () => {
   const OPEN = `<urlset ${NS}>`;
+  const ENTRY_AT = (i: number) => `<url><loc>https://a.example/${i}</loc></url>`;
   const cases: [name: string, text: string, options: ReadSitemapOptions, codes: string[]][] = [
     ['whitespace only, not cut', '   \n', {}, ['empty-document']],
     ['whitespace, then cut', `   \n${OPEN}`, { maxBytes: 3 }, ['size-limit']],
@@ -319,16 +321,23 @@ describe('a cut reports what cut it, and nothing the unread rest might have show
       ['size-limit', 'truncated'],
     ],
   ];
-  test('the consumer stopping early cuts nothing short', async () => {
-    const entries = Array.from(
-      { length: 2_000 },
-      (_, i) => `<url><loc>https://a.example/${i}</loc></url>`,
-    );
-    const text = `${OPEN}${entries.join('\n')}</urlset>`;
-    for (const input of [text, bytesOf(text)]) {
-      const reading = parseSitemap([input], {});
-      for await (const _entry of reading) break;
-      assert.deepEqual(reading.diagnostics, []);
+  test('the consumer stopping early cuts nothing short, wherever the chunk it stopped in ends', async () => {
+    const xml = `${OPEN}\n${ENTRY_AT(0)}\n${ENTRY_AT(1)}\n${ENTRY_AT(2)}\n</urlset>\n`;
+    const text = 'https://a.example/0\nhttps://a.example/1\nhttps://a.example/2\n';
+    for (const document of [xml, text]) {
+      // Every split from just after the first entry to the end: the second chunk starts
+      // inside the next entry or line, in a tag, in a value, between them.
+      const first = document.indexOf('/0') + 2;
+      for (let at = first; at < document.length; at++) {
+        for (const input of [
+          [document.slice(0, at), document.slice(at)],
+          [bytesOf(document.slice(0, at)), bytesOf(document.slice(at))],
+        ]) {
+          const reading = parseSitemap(input, {});
+          for await (const _entry of reading) break;
+          assert.deepEqual(reading.diagnostics, [], `split at ${at}`);
+        }
+      }
     }
   });
   for (const [name, text, options, expected] of cases) {
@@ -352,6 +361,33 @@ describe('maxEntries: bytes after the stop in the same write are not reported on
     );
   const oneByteAtATime = (bytes: Uint8Array): Uint8Array[] =>
     Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
+
+  test('maxEntries 0: the same for bytes (held to find the encoding) and text', () => {
+    const text = 'https://a.example/1\nhttps://a.example/2\n';
+    for (const pieces of [[text], [bytesOf(text)]]) {
+      const parser = new SitemapParser({ maxEntries: 0 }, () => {});
+      for (const piece of pieces) parser.write(piece);
+      parser.end();
+      assert.deepEqual(
+        parser.diagnostics.map((d) => d.code),
+        ['too-many-entries'],
+      );
+    }
+  });
+
+  test('maxBytes inside a character just past 50 MiB: text counts as its bytes do', () => {
+    const head = 'https://a.example/\n';
+    // The é's two bytes are the 50 MiB's first byte past the protocol's limit and the next.
+    const text = `${head}${'x'.repeat(50 * MB - head.length)}\u00e9\n`;
+    const outcomes = [text, bytesOf(text)].map((input) => {
+      const parser = new SitemapParser({ maxBytes: 50 * MB + 1 }, () => {});
+      parser.write(input);
+      parser.end();
+      return [parser.bytes, parser.diagnostics.map((d) => d.code)];
+    });
+    assert.deepEqual(outcomes[0], [50 * MB + 1, ['over-protocol-size', 'size-limit', 'truncated']]);
+    assert.deepEqual(outcomes[1], outcomes[0]);
+  });
 
   test('a byte that is not UTF-8: after the stop, not reported; before it, reported', () => {
     const after = parts(`<urlset ${NS}>${ENTRY(1)}${ENTRY(2)}`, [0xff], `${ENTRY(3)}</urlset>`);

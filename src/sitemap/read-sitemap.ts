@@ -178,7 +178,7 @@ export function readBatches(
           ),
         );
       }
-      parser.end({ cut: cut || left });
+      parser.end(left ? { abandoned: true } : { cut });
       outcome.kind = parser.kind;
       outcome.diagnostics = [...extra, ...parser.diagnostics];
     }

@@ -48,6 +48,12 @@ export interface SitemapEndOptions {
    * of a plain-text sitemap is then not read as a URL, as it may be half of one.
    */
   readonly cut?: boolean;
+  /**
+   * The consumer stopped taking entries (a `break`): as `cut`, and the entry or line the
+   * input was left inside is not reported as truncated either, since the reader, not the
+   * document, ended there.
+   */
+  readonly abandoned?: boolean;
 }
 
 /**
@@ -135,7 +141,9 @@ export class SitemapParser {
       // A BOM at the very start is not text; its three bytes count all the same.
       const bom = this.#bytes === 0 && text.charCodeAt(0) === 0xfeff ? 3 : 0;
       if (bom > 0) text = text.slice(1);
-      const limit = this.#count(fit.bytes);
+      // Cut by maxBytes, the bytes up to the cap count, as they do for bytes: a character
+      // the cap splits is counted in part, though it is not read.
+      const limit = this.#count(fit.units < chunk.length ? room : fit.bytes);
       if (limit < 0) {
         this.#feed(text);
       } else {
@@ -166,10 +174,12 @@ export class SitemapParser {
   end(options: SitemapEndOptions = {}): void {
     if (this.#ended) return;
     this.#ended = true;
+    // The bytes held to find the encoding are read first: maxEntries may stop in them.
+    if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
     // Stopped by a cap (bytes or entries), what follows was never read: a character split
     // there is not an encoding error, and a text sitemap's last line is not read.
-    const cut = options.cut === true || this.#capped || this.#collector.stopped;
-    if (this.#decoder === null && this.#headLength > 0) this.#startDecoding();
+    const abandoned = options.abandoned === true;
+    const cut = abandoned || options.cut === true || this.#capped || this.#collector.stopped;
     // A character split by a cut is not an encoding error: its bytes are left unread.
     if (this.#decoder !== null && !cut)
       this.#feedDecoded(this.#decoder.decode(new Uint8Array(0), true));
@@ -185,6 +195,8 @@ export class SitemapParser {
       // Cut before anything but whitespace came (a stalled input, a failed read): whatever
       // cut it is reported, and the document is not known to be empty.
       if (!cut) this.#log.reportAt('error', 'empty-document', 'the document is empty', 1);
+    } else if (abandoned) {
+      // Nothing to say of the entry or line the reader left in the middle of.
     } else if (this.#mode === 'xml') {
       this.#xml?.end(cut);
     } else {
