@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
+import { errorMessage } from '../shared/error-message.ts';
 import { WaymarkError } from '../shared/waymark-error.ts';
 import type {
   CrawlRecord,
@@ -115,7 +117,13 @@ export function openSqliteCrawlState(
   const absent = options.readOnly === true ? absentSideFiles(file) : [];
   try {
     if (options.readOnly === true) {
-      db = new DatabaseSync(file, { readOnly: true });
+      if (!options.resume) {
+        throw new WaymarkError(
+          'invalid-argument',
+          'readOnly reads the crawl the file holds: it goes with resume: true',
+        );
+      }
+      db = openForReading(file, absent);
       checkForReading(db, file);
       return new SqliteCrawlState(db, file, tempDir, true, options, () =>
         removeCreatedSideFiles(absent),
@@ -129,6 +137,37 @@ export function openSqliteCrawlState(
     removeCreatedSideFiles(absent);
     if (tempDir !== null) removeTempDir(tempDir);
     throw openError(error, file);
+  }
+}
+
+/**
+ * A read-only connection to a state file. One closed cleanly has no write-ahead log: it is
+ * opened `immutable`, which takes no lock and makes no side file, so a folder this process
+ * may not write to is no obstacle. One a crawl left a log beside (killed, or running) is
+ * opened to read the log too, which needs its index file (`-shm`) made in that folder.
+ */
+function openForReading(file: string, absentSideFiles: readonly string[]): DatabaseSync {
+  if (absentSideFiles.includes(`${file}-wal`)) {
+    const url = pathToFileURL(file);
+    url.searchParams.set('immutable', '1');
+    return new DatabaseSync(url, { readOnly: true });
+  }
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    // SQLite opens the file at the first statement: read one to learn whether it can.
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return db;
+  } catch (error) {
+    db?.close();
+    // SQLITE_CANTOPEN, SQLITE_READONLY (and their extended codes): the index file could not be made.
+    const code = isSqliteError(error) ? error.errcode & 0xff : 0;
+    if (code !== 14 && code !== 8) throw error;
+    throw new WaymarkError(
+      'io-failed',
+      `cannot read crawl state: ${file}: the crawl that wrote it did not close it (its log, ${basename(file)}-wal, is beside it), and reading that needs a folder this process may write to; copy the files somewhere writable, or resume the crawl once (${errorMessage(error)})`,
+      { cause: error },
+    );
   }
 }
 

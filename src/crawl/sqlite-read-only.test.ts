@@ -2,8 +2,16 @@
 // state of a crawl killed mid-step (items in flight, a WAL not yet copied in) is read as it
 // is, and not a byte of it changes, nor is a side file left behind.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -17,7 +25,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every file in `dir`, name and bytes. */
 function snapshot(): Map<string, Buffer> {
-  return new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+  return new Map(
+    readdirSync(dir)
+      .filter((name) => name.startsWith('killed.'))
+      .map((name) => [name, readFileSync(join(dir, name))]),
+  );
 }
 
 function assertUnchanged(before: Map<string, Buffer>, what: string): void {
@@ -46,6 +58,11 @@ before(() => {
     execFileSync(process.execPath, ['--input-type=module', '-e', program], { stdio: 'pipe' });
   } catch (error) {
     if ((error as { signal?: string }).signal !== 'SIGKILL') throw error;
+  }
+  // A copy, as the crawl left it, for the test without write access.
+  mkdirSync(join(dir, 'copy'));
+  for (const name of ['killed.db', 'killed.db-wal']) {
+    writeFileSync(join(dir, 'copy', name), readFileSync(join(dir, name)));
   }
 });
 
@@ -90,4 +107,76 @@ test('a resume, by contrast, queues the interrupted items again', async () => {
   } finally {
     await state.close();
   }
+});
+
+test('a state closed cleanly is read without making any file beside it, even while open', async () => {
+  const clean = join(dir, 'clean');
+  mkdirSync(clean);
+  const file = join(clean, 'state.db');
+  const writer = openSqliteCrawlState(file, { resume: false });
+  await writer.create({ start: 'https://a.example/', options: '{}', gapMs: 0 });
+  await writer.close();
+  assert.deepEqual(readdirSync(clean), ['state.db']);
+  const state = openSqliteCrawlState(file, { resume: true, readOnly: true });
+  try {
+    assert.equal((await state.crawl())?.start, 'https://a.example/');
+    // No -wal or -shm: a folder this process may not write to would not stop the reading.
+    assert.deepEqual(readdirSync(clean), ['state.db']);
+  } finally {
+    await state.close();
+  }
+});
+
+/**
+ * Runs `crawl status` on `state` as a user who may not write to its folder: this process when
+ * it is not root (the folder made read-only), else `nobody` through setpriv (root writes
+ * anywhere); null when neither can be arranged.
+ */
+function statusWithoutWriteAccess(folder: string, state: string): SpawnSyncReturns<string> | null {
+  const bin = fileURLToPath(new URL('../cli/bin.ts', import.meta.url));
+  const args = [bin, 'crawl', 'status', '--state', state];
+  if (process.getuid?.() !== 0) {
+    chmodSync(folder, 0o555);
+    try {
+      return spawnSync(process.execPath, args, { encoding: 'utf8' });
+    } finally {
+      chmodSync(folder, 0o755);
+    }
+  }
+  if (spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status !== 0) return null;
+  // nobody must reach the files: the temporary folder is made for root alone.
+  chmodSync(dir, 0o755);
+  return spawnSync(
+    'setpriv',
+    ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...args],
+    { encoding: 'utf8' },
+  );
+}
+
+test('no write access to the folder: a clean state is read; a killed one is refused clearly', (t) => {
+  const folder = join(dir, 'locked');
+  mkdirSync(folder);
+  for (const name of ['killed.db', 'killed.db-wal']) {
+    writeFileSync(join(folder, name), readFileSync(join(dir, 'copy', name)));
+  }
+  writeFileSync(join(folder, 'clean.db'), readFileSync(join(dir, 'clean', 'state.db')));
+  chmodSync(folder, 0o755);
+  const killed = statusWithoutWriteAccess(folder, join(folder, 'killed.db'));
+  if (killed === null) {
+    t.skip('runs as root without setpriv: cannot take away write access');
+    return;
+  }
+  assert.equal(killed.status, 3, killed.stderr);
+  assert.match(killed.stderr, /did not close it \(its log, killed\.db-wal, is beside it\)/);
+  const clean = statusWithoutWriteAccess(folder, join(folder, 'clean.db'));
+  assert.equal(clean?.status, 0, clean?.stderr);
+  assert.match(clean?.stdout ?? '', /start +https:\/\/a\.example\//);
+  assert.deepEqual(readdirSync(folder).sort(), ['clean.db', 'killed.db', 'killed.db-wal']);
+});
+
+test('readOnly goes with resume', () => {
+  assert.throws(
+    () => openSqliteCrawlState(path, { resume: false, readOnly: true }),
+    /readOnly reads the crawl the file holds: it goes with resume: true/,
+  );
 });

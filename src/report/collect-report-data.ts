@@ -37,7 +37,7 @@ const MAX_ROBOTS_TEXT_BYTES = 500 * 1024;
  *
  * @example
  * ```ts
- * const state = openSqliteCrawlState('crawl.db', { resume: true });
+ * const state = openSqliteCrawlState('crawl.db', { resume: true, readOnly: true });
  * try {
  *   const data = await collectReportData(state);
  *   console.log(data.crawl.listed, 'pages listed of', data.pages.length);

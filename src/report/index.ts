@@ -8,7 +8,7 @@
  * ```ts
  * import { openSqliteCrawlState } from 'waymark/crawl';
  * import { writeReportFile } from 'waymark/report';
- * const state = openSqliteCrawlState('crawl.db', { resume: true });
+ * const state = openSqliteCrawlState('crawl.db', { resume: true, readOnly: true });
  * try {
  *   await writeReportFile(state, 'report.html');
  * } finally {

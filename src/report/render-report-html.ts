@@ -41,7 +41,7 @@ export function reportContentSecurityPolicy(script: string, css: string): string
  * @example
  * ```ts
  * import { writeFileSync } from 'node:fs';
- * const state = openSqliteCrawlState('crawl.db', { resume: true });
+ * const state = openSqliteCrawlState('crawl.db', { resume: true, readOnly: true });
  * writeFileSync('report.html', renderReportHtml(await collectReportData(state)));
  * ```
  */

@@ -9,7 +9,7 @@ import { renderReportHtml } from './render-report-html.ts';
  *
  * @example
  * ```ts
- * const state = openSqliteCrawlState('crawl.db', { resume: true });
+ * const state = openSqliteCrawlState('crawl.db', { resume: true, readOnly: true });
  * try {
  *   await writeReportFile(state, 'report.html');
  * } finally {

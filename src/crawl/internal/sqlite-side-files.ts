@@ -1,8 +1,8 @@
-import { existsSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 
-// A read-only connection to a database in WAL mode creates its `-wal` and `-shm` side files
-// when they are not there (a state closed cleanly has none): left behind, they would make
-// `crawl status` look as if it had changed the state.
+// A read-only connection to a state a crawl left its write-ahead log beside (`-wal`) makes
+// the log's index file (`-shm`) to read it: left behind, it would make `crawl status` look as
+// if it had changed the state. (A state with no log is opened immutable, which makes none.)
 
 /** The side files of `file` that are not there now. */
 export function absentSideFiles(file: string): string[] {
@@ -10,16 +10,18 @@ export function absentSideFiles(file: string): string[] {
 }
 
 /**
- * Removes the side files in `created` (from {@link absentSideFiles} before the connection
- * opened), once it is closed, if the log is empty: a `-wal` with frames in it was written by
- * a crawl that opened the file since, and is left alone.
+ * Removes the index file a reading made, once its connection is closed: the `-shm` among
+ * `absent` (from {@link absentSideFiles} before it opened), when the log it indexes was
+ * there before (so this reading did not open the state immutable). A crawl never needs it:
+ * it holds its index in memory.
  */
-export function removeCreatedSideFiles(created: readonly string[]): void {
-  const wal = created.find((path) => path.endsWith('-wal'));
-  try {
-    if (wal !== undefined && existsSync(wal) && statSync(wal).size > 0) return;
-    for (const path of created) if (existsSync(path)) unlinkSync(path);
-  } catch {
-    // Tidying only: a side file that cannot be removed is harmless to the state.
+export function removeCreatedSideFiles(absent: readonly string[]): void {
+  for (const path of absent) {
+    if (!path.endsWith('-shm')) continue;
+    try {
+      if (existsSync(path)) unlinkSync(path);
+    } catch {
+      // Tidying only: a side file that cannot be removed is harmless to the state.
+    }
   }
 }
