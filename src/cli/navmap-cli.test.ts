@@ -103,6 +103,34 @@ describe('waymark navmap', () => {
     assert.equal(result.code, 0);
   });
 
+  test('--headers: blank lines do not count, over 2,000 fields is refused', async () => {
+    const page = file('page2.html', '<p>saved</p>');
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `X-Field-${i}: ${i}`);
+    // Ten million line breaks around them: read line by line, not split at once.
+    const blank = '\n'.repeat(10_000_000);
+    const fits = file('fits.txt', `HTTP/1.1 200 OK\n${fields(2_000).join('\n')}${blank}`);
+    const ok = await runCliForTest([
+      'navmap',
+      page,
+      '--headers',
+      fits,
+      '--base',
+      'https://a.example/',
+    ]);
+    assert.doesNotMatch(ok.stderr, /header fields/);
+    const over = file('over.txt', `${fields(2_001).join('\n')}\n`);
+    const refused = await runCliForTest([
+      'navmap',
+      page,
+      '--headers',
+      over,
+      '--base',
+      'https://a.example/',
+    ]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /over\.txt holds more than 2000 header fields/);
+  });
+
   test('a saved page without headers is read as text/html', async () => {
     const page = file(
       'linked.html',

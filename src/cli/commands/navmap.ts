@@ -14,7 +14,7 @@ import {
 import { printable } from '../../shared/printable.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { diagnosticText } from '../internal/diagnostic-output.ts';
-import { displayName, readInput } from '../internal/input.ts';
+import { displayName, eachLine, readInput } from '../internal/input.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
 const NAME = 'waymark navmap';
@@ -107,7 +107,10 @@ async function fromFile(
 ): Promise<NavmapTree | null> {
   const body = await readInput(file, io);
   const url = base ?? (file === '-' ? 'file:///stdin' : pathToFileURL(resolve(file)).href);
-  const headers = headersFile === undefined ? [] : headerLines(await readInput(headersFile, io));
+  const headers =
+    headersFile === undefined
+      ? []
+      : headerLines(await readInput(headersFile, io), displayName(headersFile));
   const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   // The saved response's charset overrides the file's XML declaration, as it would have.
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
@@ -191,16 +194,26 @@ function localPath(url: string): string | null {
 }
 
 /** `Name: value` lines of a saved response; a status line and anything else is skipped. */
-function headerLines(bytes: Uint8Array): [string, string][] {
+function headerLines(bytes: Uint8Array, name: string): [string, string][] {
   const out: [string, string][] = [];
-  for (const line of new TextDecoder().decode(bytes).split(/\r\n|\r|\n/)) {
+  eachLine(new TextDecoder().decode(bytes), (line) => {
     const colon = line.indexOf(':');
-    if (colon <= 0 || /^HTTP\//i.test(line)) continue;
-    const name = line.slice(0, colon).trim();
-    if (/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) out.push([name, line.slice(colon + 1).trim()]);
-  }
+    if (colon <= 0 || /^HTTP\//i.test(line)) return;
+    const field = line.slice(0, colon).trim();
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(field)) return;
+    if (out.length === MAX_HEADER_FIELDS) {
+      throw usageError(
+        NAME,
+        `${printable(name)} holds more than ${MAX_HEADER_FIELDS} header fields, more than responses have`,
+      );
+    }
+    out.push([field, line.slice(colon + 1).trim()]);
+  });
   return out;
 }
+
+/** The most header fields read from `--headers`: Node's HTTP client keeps 2,000 a response. */
+const MAX_HEADER_FIELDS = 2_000;
 
 function notFound(page: string, steps: readonly NavmapDiscoveryStep[]): string {
   const lines = steps.map(

@@ -57,27 +57,35 @@ export const MAX_URL_LINES = 1_000_000;
  * without splitting the whole text first.
  */
 export function urlLines(bytes: Uint8Array, name: string, most = MAX_URL_LINES): string[] {
-  const text = new TextDecoder().decode(bytes);
   const urls: string[] = [];
+  eachLine(new TextDecoder().decode(bytes), (raw) => {
+    const line = raw.trim();
+    if (line.length === 0 || line.startsWith('#')) return;
+    if (urls.length === most) {
+      throw new WaymarkError(
+        'invalid-argument',
+        `${name} lists more than ${most.toLocaleString('en-US')} URLs, the most one run reads; split the list`,
+      );
+    }
+    urls.push(line);
+  });
+  return urls;
+}
+
+/**
+ * Calls `visit` with each line of `text` (LF, CRLF or CR ends one) in turn, found as it goes
+ * rather than by splitting the whole text first: a file of short lines split at once makes an
+ * array as long as it has lines (100 MB of line breaks took gigabytes).
+ */
+export function eachLine(text: string, visit: (line: string) => void): void {
   const breaks = /\r\n|\r|\n/g;
   let start = 0;
-  while (start <= text.length) {
+  for (;;) {
     const found = breaks.exec(text);
-    const end = found === null ? text.length : found.index;
-    const line = text.slice(start, end).trim();
-    if (line.length > 0 && !line.startsWith('#')) {
-      if (urls.length === most) {
-        throw new WaymarkError(
-          'invalid-argument',
-          `${name} lists more than ${most.toLocaleString('en-US')} URLs, the most one run reads; split the list`,
-        );
-      }
-      urls.push(line);
-    }
-    if (found === null) break;
+    visit(text.slice(start, found === null ? text.length : found.index));
+    if (found === null) return;
     start = breaks.lastIndex;
   }
-  return urls;
 }
 
 /** How a file argument is named in messages. */
