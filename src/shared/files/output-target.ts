@@ -3,6 +3,7 @@ import { lstat, open, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { WaymarkError } from '../waymark-error.ts';
 import { randomHex } from './random-name.ts';
+import { SYSTEM_ERROR_WORDS } from './system-error-words.ts';
 
 /** Where writing a path really goes, and what the new file must keep of the old one. */
 export interface OutputTarget {
@@ -111,8 +112,9 @@ async function tryCreating(path: string, folder: string): Promise<void> {
   try {
     await (await open(probe, 'wx')).close();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw cannot(path, `cannot create files in ${folder} (${code})`, error);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = SYSTEM_ERROR_WORDS[code ?? ''] ?? code ?? (error as Error).message;
+    throw cannot(path, `cannot create files in ${folder} (${why})`, error);
   } finally {
     await rm(probe, { force: true }).catch(() => {});
   }

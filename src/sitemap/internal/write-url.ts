@@ -12,6 +12,7 @@ import {
   checkDecimal,
   checkLanguageTag,
   checkList,
+  checkObject,
   checkOneOf,
   checkText,
   checkUrl,
@@ -193,8 +194,8 @@ function imageElement(image: SitemapImage, field: string, fail: Fail): XmlElemen
 // The news schema's pattern for <news:language>.
 const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
 
-function newsElement(news: SitemapNews, field: string, fail: Fail): XmlElement {
-  if (typeof news !== 'object' || news === null) fail(`${field} is not an object`);
+function newsElement(given: SitemapNews, field: string, fail: Fail): XmlElement {
+  const news = checkObject(given, field, fail);
   const language = news.publication?.language;
   if (typeof language !== 'string' || !NEWS_LANGUAGE.test(language)) {
     fail(

@@ -17,7 +17,6 @@ export function quote(value: unknown): string {
   return JSON.stringify(value.length <= 100 ? value : `${value.slice(0, 100)}…`);
 }
 
-/** Free text (titles, captions, names): any string XML 1.0 can carry. */
 /**
  * A list field: [] when left out, the array when it is one; anything else (a string, an
  * object, as JSON input may hold) is refused rather than read as a list or thrown on.
@@ -40,6 +39,7 @@ export function checkObject<T extends object>(value: T, field: string, fail: Fai
   return value;
 }
 
+/** Free text (titles, captions, names): any string XML 1.0 can carry. */
 export function checkText(value: unknown, field: string, fail: Fail, maxChars?: number): string {
   if (typeof value !== 'string') fail(`${field} is not a string`);
   const bad = forbiddenXmlChar(value);

@@ -21,8 +21,8 @@ const MAX_UPLOADER_CHARS = 255;
  * `<video:video>`. The video schema is a strict sequence: the order below is the schema's,
  * not a choice, and `xmllint` rejects any other.
  */
-export function videoElement(video: SitemapVideo, field: string, fail: Fail): XmlElement {
-  if (typeof video !== 'object' || video === null) fail(`${field} is not an object`);
+export function videoElement(given: SitemapVideo, field: string, fail: Fail): XmlElement {
+  const video = checkObject(given, field, fail);
   if (video.contentLoc === undefined && video.playerLoc === undefined) {
     fail(`${field} has neither contentLoc nor playerLoc; the protocol needs one`);
   }
