@@ -226,6 +226,29 @@ describe('the waymark executable', () => {
   }
 });
 
+test('robots check: an argument that is not a URL or a /path gets a note naming the path checked', async () => {
+  const result = await runCliForTest([
+    'robots',
+    'check',
+    robotsFile,
+    '-a',
+    'bot',
+    'private',
+    'example.com/private',
+    '/private',
+    'https://example.com/private',
+  ]);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stderr,
+    [
+      'waymark robots check: note: "private" is neither an http(s) URL nor a path starting with "/": the path checked is "/"',
+      'waymark robots check: note: "example.com/private" is neither an http(s) URL nor a path starting with "/": the path checked is "/private"',
+      '',
+    ].join('\n'),
+  );
+});
+
 describe('long lists (no one call is given them all at once)', () => {
   // Spread into one call (push(...list), Math.max(...widths)), some 120,000 values overflow
   // V8's stack: these lists are past that.

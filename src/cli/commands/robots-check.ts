@@ -67,8 +67,16 @@ export const robotsCheck: CliCommand = {
     let disallowed = 0;
     const rows: string[][] = [];
     for (const encoded of encodedUrls) {
+      // `private` for `/private` is read as a host name: say which path was checked.
+      let noted = /^https?:\/\//i.test(encoded) || encoded.startsWith('/');
       for (const agent of agents) {
         const why = robots.explain(encoded, agent);
+        if (!noted) {
+          noted = true;
+          io.stderr(
+            `${NAME}: note: ${printable(JSON.stringify(encoded))} is neither an http(s) URL nor a path starting with "/": the path checked is ${printable(JSON.stringify(why.path))}\n`,
+          );
+        }
         const usage = values.usage ? robots.usage(encoded, agent) : null;
         if (!why.allowed) disallowed++;
         if (values.json) {
