@@ -112,38 +112,6 @@ export function prepareDatabase(
   synchronous: Synchronous,
 ): boolean {
   db.exec('PRAGMA locking_mode = EXCLUSIVE');
-  return prepareForWriting(db, name, resume, synchronous);
-}
-
-/**
- * Checks a connection opened read-only: a waymark crawl state of this schema version,
- * holding a crawl. Nothing is set that would write: the file may be one this process can
- * only read, and a state a running crawl holds fails to read (`SQLITE_BUSY`).
- */
-export function checkForReading(db: DatabaseSync, name: string): void {
-  db.exec('PRAGMA cache_size = -2048');
-  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get();
-  if (tables?.['n'] === 0) {
-    throw new WaymarkError('invalid-argument', `the crawl state holds no crawl: ${name}`);
-  }
-  if (pragmaNumber(db, 'application_id') !== APPLICATION_ID) {
-    throw new WaymarkError('invalid-argument', `not a waymark crawl state: ${name}`);
-  }
-  const version = pragmaNumber(db, 'user_version');
-  if (version !== SCHEMA_VERSION) {
-    throw new WaymarkError(
-      'invalid-argument',
-      `crawl state has schema version ${version}, this waymark reads ${SCHEMA_VERSION}${version === 4 ? ' (resuming the crawl brings it up to date)' : ''}: ${name}`,
-    );
-  }
-}
-
-function prepareForWriting(
-  db: DatabaseSync,
-  name: string,
-  resume: boolean,
-  synchronous: Synchronous,
-): boolean {
   // Only a new file takes it; see the list above.
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
@@ -160,10 +128,7 @@ function prepareForWriting(
   // not this process's memory. 16 MiB measured no faster on a 20,000-page crawl.
   db.exec('PRAGMA cache_size = -2048');
 
-  const applicationId = pragmaNumber(db, 'application_id');
-  const version = pragmaNumber(db, 'user_version');
-  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get();
-  const empty = tables?.['n'] === 0;
+  const { empty, applicationId, version } = storedSchema(db);
   if (!empty && applicationId !== APPLICATION_ID) {
     throw new WaymarkError(
       'invalid-argument',
@@ -195,6 +160,42 @@ function prepareForWriting(
   // Give the pages of a dropped crawl back to the file system.
   if (!empty) db.exec('VACUUM');
   return false;
+}
+
+/**
+ * Checks a connection opened read-only: a waymark crawl state of this schema version,
+ * holding a crawl. Nothing is set that would write: the file may be one this process can
+ * only read, and a state a running crawl holds fails to read (`SQLITE_BUSY`).
+ */
+export function checkForReading(db: DatabaseSync, name: string): void {
+  db.exec('PRAGMA cache_size = -2048');
+  const { empty, applicationId, version } = storedSchema(db);
+  if (empty) {
+    throw new WaymarkError('invalid-argument', `the crawl state holds no crawl: ${name}`);
+  }
+  if (applicationId !== APPLICATION_ID) {
+    throw new WaymarkError('invalid-argument', `not a waymark crawl state: ${name}`);
+  }
+  if (version !== SCHEMA_VERSION) {
+    throw new WaymarkError(
+      'invalid-argument',
+      `crawl state has schema version ${version}, this waymark reads ${SCHEMA_VERSION}${version === 4 ? ' (resuming the crawl brings it up to date)' : ''}: ${name}`,
+    );
+  }
+}
+
+/** What a file holds: no table yet (new or empty), and its application id and version. */
+function storedSchema(db: DatabaseSync): {
+  empty: boolean;
+  applicationId: number;
+  version: number;
+} {
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get();
+  return {
+    empty: tables?.['n'] === 0,
+    applicationId: pragmaNumber(db, 'application_id'),
+    version: pragmaNumber(db, 'user_version'),
+  };
 }
 
 /**
