@@ -296,11 +296,10 @@ export class SitemapParser {
       this.#feed(text);
       return;
     }
-    const at = decoder.invalidAt;
-    this.#feed(at === 0 ? '' : text.slice(0, at));
+    this.#feed(text.slice(0, decoder.invalidAt));
     if (this.#collector.stopped) return;
     this.#invalidRead = true;
-    this.#feed(at === 0 ? text : text.slice(at));
+    this.#feed(text.slice(decoder.invalidAt));
   }
 
   /**
