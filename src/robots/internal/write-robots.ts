@@ -107,9 +107,14 @@ function usageLine(usage: RobotsPolicyUsage, where: string): string {
 }
 
 function hasControlOrHash(text: string): boolean {
+  return text.includes('#') || hasControl(text);
+}
+
+/** A character below U+0020, or DEL: no robots.txt line can carry one. */
+function hasControl(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f || c === 0x23) return true;
+    if (c < 0x20 || c === 0x7f) return true;
   }
   return false;
 }
@@ -117,7 +122,7 @@ function hasControlOrHash(text: string): boolean {
 function sitemapHref(url: string): string {
   // The URL parser drops tabs and line breaks without a word: `https://e/\nDisallow: /`
   // would come out as one URL the writer never meant.
-  if (hasControlOrHash(url.replaceAll('#', '')) || url.trim() !== url) {
+  if (hasControl(url) || url.trim() !== url) {
     invalid(`sitemap "${url}" has a control character or surrounding spaces`);
   }
   const parsed = URL.canParse(url) ? new URL(url) : null;
