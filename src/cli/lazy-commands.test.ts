@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SITEMAP_COMMANDS } from './commands/sitemap.ts';
 import { COMMANDS } from './main.ts';
+import { runCliForTest } from './test-support/run-cli.ts';
 
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 
@@ -63,6 +64,17 @@ describe('commands load when they run', () => {
     for (const [name, command] of Object.entries(lazy)) {
       assert.equal(command.summary, (await command.load()).summary, name);
     }
+  });
+
+  test('every summary a help lists is written alike: lower case, no full stop', async () => {
+    const listed: string[] = [];
+    for (const group of [[], ['robots'], ['indexnow'], ['sitemap']]) {
+      const help = (await runCliForTest([...group, '--help'])).stdout;
+      const commands = help.slice(help.indexOf('Commands:\n'), help.indexOf('\n\nRun '));
+      listed.push(...commands.split('\n').slice(1));
+    }
+    assert.ok(listed.length > 15, listed.join('\n'));
+    for (const line of listed) assert.match(line, /^ {2}[a-z-]+ +[a-z].*[^.]$/);
   });
 
   test('the top-level help loads no command', () => {

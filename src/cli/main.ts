@@ -14,7 +14,7 @@ export const COMMANDS: Readonly<Record<string, LazyCommand>> = {
     async () => (await import('./commands/crawl.ts')).crawlCommand,
   ),
   indexnow: lazyCommand(
-    'Tell search engines what changed, with the IndexNow protocol.',
+    'tell search engines what changed, with the IndexNow protocol',
     async () => (await import('./commands/indexnow.ts')).indexnow,
   ),
   navmap: lazyCommand(
@@ -26,7 +26,7 @@ export const COMMANDS: Readonly<Record<string, LazyCommand>> = {
     async () => (await import('./commands/report.ts')).reportCommand,
   ),
   robots: lazyCommand(
-    'Read, check, audit and write robots.txt files, exactly as Google reads them.',
+    'read, check, audit and write robots.txt files, exactly as Google reads them',
     async () => (await import('./commands/robots.ts')).robots,
   ),
   serve: lazyCommand(
@@ -34,12 +34,12 @@ export const COMMANDS: Readonly<Record<string, LazyCommand>> = {
     async () => (await import('./commands/serve.ts')).serveCommand,
   ),
   sitemap: lazyCommand(
-    'Read and write sitemaps.',
+    'read and write sitemaps',
     async () => (await import('./commands/sitemap.ts')).sitemap,
   ),
 };
 
-const waymark = commandGroup('waymark', 'waymark: robots.txt and sitemaps, done right.', COMMANDS);
+const waymark = commandGroup('waymark', 'robots.txt and sitemaps, done right', COMMANDS);
 
 /**
  * Runs the `waymark` command line and returns its exit code. `--version` and `--debug`

@@ -3,7 +3,7 @@ import { indexnowSubmit } from './indexnow-submit.ts';
 
 export const indexnow = commandGroup(
   'waymark indexnow',
-  'Tell search engines what changed, with the IndexNow protocol.',
+  'tell search engines what changed, with the IndexNow protocol',
   {
     submit: indexnowSubmit,
   },

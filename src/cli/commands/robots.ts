@@ -7,7 +7,7 @@ import { robotsLint } from './robots-lint.ts';
 
 export const robots = commandGroup(
   'waymark robots',
-  'Read, check, audit and write robots.txt files, exactly as Google reads them.',
+  'read, check, audit and write robots.txt files, exactly as Google reads them',
   {
     agents: robotsAgents,
     audit: robotsAudit,

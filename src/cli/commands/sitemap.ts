@@ -24,8 +24,4 @@ export const SITEMAP_COMMANDS: Readonly<Record<string, LazyCommand>> = {
   ),
 };
 
-export const sitemap = commandGroup(
-  'waymark sitemap',
-  'Read and write sitemaps.',
-  SITEMAP_COMMANDS,
-);
+export const sitemap = commandGroup('waymark sitemap', 'read and write sitemaps', SITEMAP_COMMANDS);

@@ -3,7 +3,9 @@ import { usageError } from './args.ts';
 
 /**
  * A command made of subcommands (`waymark robots check`): prints its help for `--help` or
- * no arguments, and hands the rest to the named subcommand.
+ * no arguments, and hands the rest to the named subcommand. `summary` is in the style of
+ * every command's (lower case, no full stop), as its parent lists it; the help opens with
+ * `name: summary.`
  */
 export function commandGroup(
   name: string,
@@ -15,7 +17,7 @@ export function commandGroup(
     const lines = Object.entries(subcommands).map(
       ([key, command]) => `  ${key.padEnd(width)}  ${command.summary}`,
     );
-    return `${summary}\n\nUsage: ${name} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${name} <command> --help' for a command's options.\n`;
+    return `${name}: ${summary}.\n\nUsage: ${name} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${name} <command> --help' for a command's options.\n`;
   };
   return {
     summary,
