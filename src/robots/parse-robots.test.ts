@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { googleReferenceAllowed } from '../test-support/google-reference-matcher.ts';
 import { parseRobots } from './index.ts';
 
 interface DiagnosticCase {
@@ -37,6 +38,27 @@ describe('diagnostics', () => {
 });
 
 describe('parseRobots', () => {
+  test('a UTF-16 file decides as Google reads its bytes: no rule, everything allowed', () => {
+    const text = 'User-agent: *\r\nDisallow: /private/\r\nUser-agent: GPTBot\r\nDisallow: /\r\n';
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    const files = [le, be].flatMap((bytes) => {
+      const bom = Buffer.from(bytes === le ? [0xff, 0xfe] : [0xfe, 0xff]);
+      return [bytes, Buffer.concat([bom, bytes])];
+    });
+    for (const bytes of files) {
+      const robots = parseRobots(bytes);
+      assert.deepEqual(robots.groups, []);
+      for (const [agent, url] of [
+        ['Googlebot', 'https://example.com/private/x'],
+        ['GPTBot', 'https://example.com/'],
+      ] as const) {
+        assert.equal(robots.isAllowed(url, agent), true);
+        assert.equal(googleReferenceAllowed(bytes, agent, url), true);
+      }
+    }
+  });
+
   test('reads bytes past the size cap as absent, keeping only whole lines', () => {
     const body = `User-agent: *\nDisallow: /a\nDisallow: /private-folder\n`;
     const cap = body.indexOf('/private-folder') + 4; // mid-line: "Disallow: /pri"

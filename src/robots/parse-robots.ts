@@ -44,8 +44,9 @@ export function parseRobots(
       `robots.txt is ${cut.size} bytes; only the first ${cut.read} (whole lines within ${maxBytes}) are read`,
     );
   }
-  builder.checkForHtml(text);
-  // An HTML page reports only that it is one: its lines matter only if they are directives.
-  scanLines(text, bytesAsChars, builder, builder.isHtml);
+  builder.checkDocument(text);
+  // An HTML page or a UTF-16 file reports only what it is: its lines matter only if they are
+  // directives.
+  scanLines(text, bytesAsChars, builder, builder.isNotRobotsText);
   return builder.build();
 }

@@ -291,6 +291,30 @@ describe('auditRobots: findings', () => {
       [['ignores-robots-txt', 'info', 1, ['Perplexity-User']]],
       /Perplexity-User is documented not to obey robots.txt .* will not stop it/,
     ],
+    [
+      'a file saved as UTF-16 (a NUL beside each char): crawlers read no rule',
+      [...'User-agent: *\nDisallow: /\n'].map((c) => `${c}\0`).join(''),
+      [['no-rules-read', 'error', 1, []]],
+      /^crawlers read no rule from this file \(it is UTF-16 text\): every crawler may fetch everything$/,
+    ],
+    [
+      'an HTML page served as robots.txt: crawlers read no rule',
+      '<!doctype html>\n<html><body>Not found</body></html>\n',
+      [['no-rules-read', 'error', 1, []]],
+      /\(it is an HTML or XML page\)/,
+    ],
+    [
+      'rules before any User-agent line: crawlers read no rule',
+      'Disallow: /private/\n',
+      [['no-rules-read', 'error', 1, []]],
+      /^crawlers read no rule from this file: every crawler may fetch everything$/,
+    ],
+    [
+      'only comments and a Sitemap line mean no rules: no finding',
+      '# nothing to block\nSitemap: https://example.com/sitemap.xml\n',
+      [],
+      null,
+    ],
   ];
   for (const [what, text, expected, message] of cases) {
     test(what, () => {

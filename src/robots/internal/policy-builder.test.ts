@@ -12,7 +12,7 @@ const SECOND = 'User-agent: *\nAllow: /x$\nDisallow: /caf%c3%a9\nDisallow: /é\n
 
 function build(text: string, other: () => void): ReturnType<PolicyBuilder['build']> {
   const builder = new PolicyBuilder(undefined);
-  builder.checkForHtml(text);
+  builder.checkDocument(text);
   scanLines(text, false, builder);
   other();
   return builder.build();

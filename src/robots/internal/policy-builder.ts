@@ -11,6 +11,18 @@ import { lineRecord } from './scan-lines.ts';
 import { readBase, sitemapUrl } from './sitemap-line.ts';
 import { readUsageLine } from './usage-line.ts';
 import { isGlobalUserAgent, productToken } from './user-agent.ts';
+import { looksLikeUtf16 } from './utf16-text.ts';
+
+/** The errors of {@link PolicyBuilder.checkDocument}: the file is not robots.txt text. */
+const HTML_DOCUMENT = {
+  code: 'html-document',
+  message: 'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
+};
+const UTF16_DOCUMENT = {
+  code: 'utf16-document',
+  message:
+    'this file is UTF-16 text; crawlers read robots.txt as UTF-8 and find no rules in it: save it as UTF-8',
+};
 
 interface OpenGroup extends GroupHead {
   userAgents: string[];
@@ -47,7 +59,7 @@ export class PolicyBuilder {
   #currentHasRules = false;
   /** Line of a usage line read since the last user-agent line, while the group has no rules. */
   #usageBeforeRules: number | null = null;
-  #html = false;
+  #notRobotsText = false;
   /** Each char of the text is one byte: how the store normalises the values it keeps raw. */
   #bytesAsChars = false;
 
@@ -75,36 +87,43 @@ export class PolicyBuilder {
   }
 
   #report(severity: Severity, line: number, code: string, message: string, column: number): void {
-    // In an HTML page every line is wrong in some way; the one html-document error says it all.
-    if (this.#html && code !== 'html-document') return;
+    // In an HTML page or a UTF-16 file every line is wrong in some way; the one error that
+    // says what the document is (added by checkDocument) says it all.
+    if (this.#notRobotsText) return;
     this.#log.add({ code, severity, message, line, column });
   }
 
-  /** The file is an HTML or XML page: every diagnostic but `html-document` is dropped. */
-  get isHtml(): boolean {
-    return this.#html;
+  /**
+   * The file is an HTML or XML page or UTF-16 text: every diagnostic but the one saying so
+   * (`html-document`, `utf16-document`) is dropped.
+   */
+  get isNotRobotsText(): boolean {
+    return this.#notRobotsText;
   }
 
-  /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
-  checkForHtml(text: string): void {
+  /**
+   * An HTML error page served as robots.txt, or a file saved as UTF-16, reads as hundreds of
+   * invalid lines: say once what it is.
+   */
+  checkDocument(text: string): void {
     this.#text = text;
     this.#log.text = text;
-    if (looksLikeHtml(text)) {
-      this.#html = true;
-      this.error(
-        1,
-        'html-document',
-        'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
-      );
-    }
+    const problem = looksLikeHtml(text)
+      ? HTML_DOCUMENT
+      : looksLikeUtf16(text)
+        ? UTF16_DOCUMENT
+        : null;
+    if (problem === null) return;
+    this.error(1, problem.code, problem.message);
+    this.#notRobotsText = true;
   }
 
   add(line: LineCursor): void {
-    if (line.invalidUtf8 && !this.#html)
+    if (line.invalidUtf8 && !this.#notRobotsText)
       this.#log.span(DiagnosticKind.invalidUtf8, line.line, 0, 0);
-    // In an HTML page only the html-document error is reported: the lines (mostly invalid or
-    // unknown) still count, but their messages are not even built.
-    if ((line.tooLong || line.typo || line.missingColon) && !this.#html) {
+    // In an HTML page or a UTF-16 file only the error saying so is reported: the lines (mostly
+    // invalid or unknown) still count, but their messages are not even built.
+    if ((line.tooLong || line.typo || line.missingColon) && !this.#notRobotsText) {
       this.#lineDiagnostics(line);
     }
     switch (line.kind) {
@@ -129,7 +148,7 @@ export class PolicyBuilder {
         this.#keyFact(DiagnosticKind.unknownDirective, line);
         return;
       case 'invalid':
-        if (!this.#html) this.#log.span(DiagnosticKind.invalidLine, line.line, 0, 0);
+        if (!this.#notRobotsText) this.#log.span(DiagnosticKind.invalidLine, line.line, 0, 0);
         return;
       default:
         return;
@@ -147,7 +166,7 @@ export class PolicyBuilder {
 
   /** A diagnostic quoting the line's key, as {@link LineCursor.key} shows it. */
   #keyFact(kind: number, line: LineCursor): void {
-    if (this.#html) return;
+    if (this.#notRobotsText) return;
     if (line.text === this.#text && !line.bytesAsChars) {
       this.#log.span(kind, line.line, line.keyStart, line.keyEnd);
     } else {
@@ -157,7 +176,7 @@ export class PolicyBuilder {
 
   /** A diagnostic quoting the line's value, as {@link LineCursor.value} shows it. */
   #valueFact(kind: number, line: LineCursor): void {
-    if (this.#html) return;
+    if (this.#notRobotsText) return;
     if (line.text === this.#text && (line.plain || !line.bytesAsChars)) {
       this.#log.span(kind, line.line, line.valueStart, line.valueEnd);
     } else {
@@ -260,7 +279,7 @@ export class PolicyBuilder {
       this.error(line.line, 'invalid-sitemap-url', `sitemap "${value}" is not ${why} URL; ignored`);
       return;
     }
-    if (url.relative && !this.#html) {
+    if (url.relative && !this.#notRobotsText) {
       // The resolved URL is the string after the value.
       this.#log.string(DiagnosticKind.relativeSitemapUrl, line.line, value);
       this.#log.strings.push(url.href);
@@ -322,7 +341,7 @@ export class PolicyBuilder {
       );
       return;
     }
-    if (!this.#html) this.#log.span(DiagnosticKind.unsupportedCrawlDelay, line.line, 0, 0);
+    if (!this.#notRobotsText) this.#log.span(DiagnosticKind.unsupportedCrawlDelay, line.line, 0, 0);
     if (this.#current.crawlDelay === null) this.#current.crawlDelay = seconds;
     else
       this.warning(

@@ -54,7 +54,7 @@ class RecordCursor extends LineCursor {
 function referenceParse(input: string | Uint8Array, url: string) {
   const builder = new PolicyBuilder(url);
   const { text, bytesAsChars } = readRobotsText(input);
-  builder.checkForHtml(text);
+  builder.checkDocument(text);
   referenceScanLines(text, bytesAsChars, (record) => builder.add(new RecordCursor(record)));
   return builder.build();
 }

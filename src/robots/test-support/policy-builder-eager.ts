@@ -13,9 +13,21 @@ import { lineRecord, MAX_LINE_BYTES, scanLines } from '../internal/scan-lines.ts
 import { readBase, sitemapUrl } from '../internal/sitemap-line.ts';
 import { readUsageLine } from '../internal/usage-line.ts';
 import { isGlobalUserAgent, productToken } from '../internal/user-agent.ts';
+import { looksLikeUtf16 } from '../internal/utf16-text.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES } from '../parse-robots.ts';
 import { RobotsTxt } from '../robots-txt.ts';
 import type { ParseRobotsOptions, UsagePreference } from '../types.ts';
+
+/** The errors of {@link PolicyBuilder.checkDocument}: the file is not robots.txt text. */
+const HTML_DOCUMENT = {
+  code: 'html-document',
+  message: 'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
+};
+const UTF16_DOCUMENT = {
+  code: 'utf16-document',
+  message:
+    'this file is UTF-16 text; crawlers read robots.txt as UTF-8 and find no rules in it: save it as UTF-8',
+};
 
 interface OpenGroup extends GroupHead {
   userAgents: string[];
@@ -47,7 +59,7 @@ export class EagerPolicyBuilder {
   #currentHasRules = false;
   /** Line of a usage line read since the last user-agent line, while the group has no rules. */
   #usageBeforeRules: number | null = null;
-  #html = false;
+  #notRobotsText = false;
   /** Each char of the text is one byte: how the store normalises the values it keeps raw. */
   #bytesAsChars = false;
 
@@ -77,27 +89,34 @@ export class EagerPolicyBuilder {
   }
 
   #report(severity: Severity, line: number, code: string, message: string, column: number): void {
-    // In an HTML page every line is wrong in some way; the one html-document error says it all.
-    if (this.#html && code !== 'html-document') return;
+    // In an HTML page or a UTF-16 file every line is wrong in some way; the one error that
+    // says what the document is (added by checkDocument) says it all.
+    if (this.#notRobotsText) return;
     this.#diagnostics.push({ code, severity, message, line, column });
   }
 
-  /** The file is an HTML or XML page: every diagnostic but `html-document` is dropped. */
-  get isHtml(): boolean {
-    return this.#html;
+  /**
+   * The file is an HTML or XML page or UTF-16 text: every diagnostic but the one saying so
+   * (`html-document`, `utf16-document`) is dropped.
+   */
+  get isNotRobotsText(): boolean {
+    return this.#notRobotsText;
   }
 
-  /** An HTML error page served as robots.txt reads as hundreds of invalid lines: say it once. */
-  checkForHtml(text: string): void {
+  /**
+   * An HTML error page served as robots.txt, or a file saved as UTF-16, reads as hundreds of
+   * invalid lines: say once what it is.
+   */
+  checkDocument(text: string): void {
     this.#text = text;
-    if (looksLikeHtml(text)) {
-      this.#html = true;
-      this.error(
-        1,
-        'html-document',
-        'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
-      );
-    }
+    const problem = looksLikeHtml(text)
+      ? HTML_DOCUMENT
+      : looksLikeUtf16(text)
+        ? UTF16_DOCUMENT
+        : null;
+    if (problem === null) return;
+    this.error(1, problem.code, problem.message);
+    this.#notRobotsText = true;
   }
 
   add(line: LineCursor): void {
@@ -108,9 +127,9 @@ export class EagerPolicyBuilder {
         'line is not valid UTF-8; its bytes are matched as percent-escapes',
       );
     }
-    // In an HTML page only the html-document error is reported: the lines (mostly invalid or
-    // unknown) still count, but their messages are not even built.
-    if ((line.tooLong || line.typo || line.missingColon) && !this.#html) {
+    // In an HTML page or a UTF-16 file only the error saying so is reported: the lines (mostly
+    // invalid or unknown) still count, but their messages are not even built.
+    if ((line.tooLong || line.typo || line.missingColon) && !this.#notRobotsText) {
       this.#lineDiagnostics(line);
     }
     switch (line.kind) {
@@ -132,7 +151,7 @@ export class EagerPolicyBuilder {
         this.#unsupported(line);
         return;
       case 'unknown':
-        if (!this.#html) {
+        if (!this.#notRobotsText) {
           this.warning(
             line.line,
             'unknown-directive',
@@ -414,7 +433,7 @@ export function parseRobotsEager(
       `robots.txt is ${cut.size} bytes; only the first ${cut.read} (whole lines within ${maxBytes}) are read`,
     );
   }
-  builder.checkForHtml(text);
-  scanLines(text, bytesAsChars, builder, builder.isHtml);
+  builder.checkDocument(text);
+  scanLines(text, bytesAsChars, builder, builder.isNotRobotsText);
   return builder.build();
 }

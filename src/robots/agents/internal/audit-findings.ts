@@ -1,4 +1,4 @@
-import type { Severity } from '../../../shared/diagnostic.ts';
+import { hasErrors, type Severity } from '../../../shared/diagnostic.ts';
 import { CANONICAL_KEY } from '../../internal/directive-key.ts';
 import { isGlobalUserAgent, productToken } from '../../internal/user-agent.ts';
 import type { RobotsTxt } from '../../robots-txt.ts';
@@ -46,6 +46,9 @@ export function auditFindings(
       'serve a robots.txt to say what each crawler may do',
     );
   }
+  if (robots.source === 'file' && robots.groups.length === 0 && hasErrors(robots.diagnostics)) {
+    noRulesFinding(robots, add);
+  }
   robots.groups.forEach((group) => {
     userAgentFindings(group, registry, add);
     namedCrawlerFindings(group, registry, add);
@@ -53,6 +56,29 @@ export function auditFindings(
   searchBlockedFindings(robots, registry, audits, add);
   missedGlobalRuleFindings(robots, add);
   return findings.sort((a, b) => a.line - b.line || a.code.localeCompare(b.code));
+}
+
+/**
+ * A file that means to say something (it has errors) but holds no group: every crawler may
+ * fetch everything, which the per-crawler tables show only as "allowed" everywhere.
+ */
+function noRulesFinding(robots: RobotsTxt, add: Add): void {
+  const codes = new Set(robots.diagnostics.map((d) => d.code));
+  const [what, hint] = codes.has('utf16-document')
+    ? [' (it is UTF-16 text)', 'save the file as UTF-8']
+    : codes.has('html-document')
+      ? [' (it is an HTML or XML page)', 'serve the robots.txt file itself, as text/plain']
+      : [
+          '',
+          'start each group with a User-agent line followed by its Allow and Disallow lines (waymark robots lint names the problem of each line)',
+        ];
+  add(
+    'error',
+    1,
+    'no-rules-read',
+    `crawlers read no rule from this file${what}: every crawler may fetch everything`,
+    hint,
+  );
 }
 
 /** Known crawlers a group names whose documentation says a line of the group has no effect. */
