@@ -234,6 +234,22 @@ describe('output places are checked before the first request', () => {
       message: /--out-dir: cannot write .*: .*file is not a folder/,
     },
     {
+      name: '--out-dir under a symbolic link that leads to itself',
+      args: (dir) => {
+        symlinkSync('loop', join(dir, 'loop'));
+        return ['--out-dir', join(dir, 'loop', 'sub')];
+      },
+      message: /--out-dir: cannot write .*: cannot look at .*loop\/sub \(too many symbolic links/,
+    },
+    {
+      name: "--out's folder under a symbolic link that leads to itself",
+      args: (dir) => {
+        symlinkSync('loop', join(dir, 'loop'));
+        return ['--out', join(dir, 'loop', 'sitemap.xml')];
+      },
+      message: /--out: cannot write .*: cannot look at .*loop\/sitemap\.xml \(too many symbolic links/,
+    },
+    {
       name: "--feeds' folder is missing",
       args: (dir) => ['--out', join(dir, 'sitemap.xml'), '--feeds', join(dir, 'no', 'feeds.txt')],
       message: /--feeds: cannot write .*: the folder .*no does not exist/,

@@ -3,7 +3,7 @@ import { lstat, open, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { WaymarkError } from '../waymark-error.ts';
 import { randomHex } from './random-name.ts';
-import { SYSTEM_ERROR_WORDS } from './system-error-words.ts';
+import { SYSTEM_ERROR_WORDS, systemErrorInWords } from './system-error-words.ts';
 
 /** Where writing a path really goes, and what the new file must keep of the old one. */
 export interface OutputTarget {
@@ -36,7 +36,7 @@ export async function resolveOutputTarget(path: string): Promise<OutputTarget> {
   for (let links = 0; links <= MAX_LINKS; links++) {
     const st = await lstat(current).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
-      throw cannot(path, error.message, error);
+      throw cannot(path, `cannot look at ${current} (${systemErrorInWords(error)})`, error);
     });
     if (st === null) {
       await checkFolder(path, dirname(current));
@@ -89,7 +89,7 @@ export async function checkWritableFolder(path: string): Promise<void> {
   for (;;) {
     const st = await stat(current).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-      throw cannot(path, error.message, error);
+      throw cannot(path, `cannot look at ${current} (${systemErrorInWords(error)})`, error);
     });
     if (st !== null) {
       if (!st.isDirectory()) {
@@ -122,7 +122,10 @@ async function tryCreating(path: string, folder: string): Promise<void> {
 
 async function checkFolder(path: string, folder: string): Promise<void> {
   const st = await stat(folder).catch((error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'ENOENT' ? `the folder ${folder} does not exist` : error.message;
+    const reason =
+      error.code === 'ENOENT'
+        ? `the folder ${folder} does not exist`
+        : `cannot look at ${folder} (${systemErrorInWords(error)})`;
     throw cannot(path, reason, error);
   });
   if (!st.isDirectory()) throw cannot(path, `${folder} is not a folder`);

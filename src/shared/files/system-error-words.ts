@@ -15,3 +15,8 @@ export const SYSTEM_ERROR_WORDS: Readonly<Record<string, string>> = {
   EROFS: 'a read-only file system',
   EBADF: 'it is closed',
 };
+
+/** A system error in words when its code is common, else Node's own message. */
+export function systemErrorInWords(error: NodeJS.ErrnoException): string {
+  return SYSTEM_ERROR_WORDS[error.code ?? ''] ?? error.message;
+}
