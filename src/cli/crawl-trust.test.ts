@@ -247,7 +247,8 @@ describe('output places are checked before the first request', () => {
         symlinkSync('loop', join(dir, 'loop'));
         return ['--out', join(dir, 'loop', 'sitemap.xml')];
       },
-      message: /--out: cannot write .*: cannot look at .*loop\/sitemap\.xml \(too many symbolic links/,
+      message:
+        /--out: cannot write .*: cannot look at .*loop\/sitemap\.xml \(too many symbolic links/,
     },
     {
       name: "--feeds' folder is missing",

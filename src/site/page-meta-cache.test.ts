@@ -4,10 +4,20 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { stat, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  stat,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
   createSiteHandler,
@@ -240,6 +250,99 @@ for (const mode of ['watch', 'stat'] as const satisfies readonly RevalidateMode[
         await expectListed(handler, `/id/${idOf('inside-link.md')}`, iso(1_700_000_000));
       } finally {
         outside.remove();
+      }
+    });
+  });
+}
+
+/** A copy of the folder `from` at `to`, every file a hard link (as `cp -al` and rsync's --link-dest deploy). */
+function linkCopy(from: string, to: string): void {
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isDirectory()) linkCopy(join(from, entry.name), join(to, entry.name));
+    else linkSync(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+for (const mode of ['watch', 'stat'] as const satisfies readonly RevalidateMode[]) {
+  describe(`a deploy that puts another folder at the root's path (${mode})`, () => {
+    test('a new tree renamed into place, files hard-linked: its access and documents count at once', async () => {
+      const base = makeContentRoot({
+        'site/about.md': '# About\n',
+        'site/about.md.meta.yaml': 'alias: about\n',
+      });
+      const site = base.path('site');
+      const handler = createSiteHandler({ root: site, revalidate: mode, serveDocuments: true });
+      try {
+        assert.equal((await handler(siteRequest('/about'))).status, 200);
+        for (let i = 0; i < 3; i++) {
+          const next = base.path(`site.new-${i}`);
+          linkCopy(site, next);
+          // The sidecar is replaced, not edited: its old inode stays with the old tree.
+          rmSync(join(next, 'about.md.meta.yaml'));
+          writeFileSync(
+            join(next, 'about.md.meta.yaml'),
+            `alias: about\n${i % 2 === 0 ? 'access: deny\n' : ''}`,
+          );
+          writeFileSync(join(next, `new-${i}.md`), '# New\n');
+          await rename(site, base.path(`site.old-${i}`));
+          await rename(next, site);
+          const denied = i % 2 === 0;
+          assert.equal(
+            (await handler(siteRequest('/about'))).status,
+            denied ? 404 : 200,
+            `round ${i}`,
+          );
+          const map = await sitemap(handler);
+          assert.equal(map.has(`${ORIGIN}/about`), !denied, `round ${i}: /about listed`);
+          assert.ok(
+            map.has(`${ORIGIN}/id/${idOf(`new-${i}.md`)}`),
+            `round ${i}: new-${i}.md listed`,
+          );
+          // The old tree changing no longer matters.
+          writeFileSync(base.path(`site.old-${i}/old-only.md`), '# Old\n');
+          assert.ok(!(await sitemap(handler)).has(`${ORIGIN}/id/${idOf('old-only.md')}`));
+        }
+      } finally {
+        await handler.close();
+        base.remove();
+      }
+    });
+
+    test('a root given as a link switched to another release', async () => {
+      const base = makeContentRoot({
+        'releases/v1/about.md': '# About\n',
+        'releases/v1/about.md.meta.yaml': 'alias: about\n',
+        'releases/v2/about.md': '# About\n',
+        'releases/v2/about.md.meta.yaml': 'alias: about\naccess: deny\n',
+        'releases/v2/v2-only.md': '# Two\n',
+      });
+      const current = base.path('current');
+      symlinkSync('releases/v1', current);
+      const handler = createSiteHandler({ root: current, revalidate: mode, serveDocuments: true });
+      try {
+        assert.equal((await handler(siteRequest('/about'))).status, 200);
+        for (const [release, status] of [
+          ['v2', 404],
+          ['v1', 200],
+          ['v2', 404],
+        ] as const) {
+          symlinkSync(`releases/${release}`, base.path('current.tmp'));
+          await rename(base.path('current.tmp'), current);
+          assert.equal((await handler(siteRequest('/about'))).status, status, release);
+          const listed = (await sitemap(handler)).has(`${ORIGIN}/id/${idOf('v2-only.md')}`);
+          assert.equal(listed, release === 'v2', release);
+        }
+        // Between the two renames of a deploy the root may be gone: nothing is answered
+        // from the index of a folder that is no longer the root.
+        await unlink(current);
+        assert.equal((await handler(siteRequest('/about'))).status, 500);
+        assert.equal((await handler(siteRequest('/sitemap.xml'))).status, 500);
+        symlinkSync('releases/v1', current);
+        assert.equal((await handler(siteRequest('/about'))).status, 200);
+      } finally {
+        await handler.close();
+        base.remove();
       }
     });
   });

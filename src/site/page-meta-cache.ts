@@ -76,8 +76,13 @@ export interface PageMetaSnapshot {
  */
 export class PageMetaCache {
   #mode: RevalidateMode;
-  readonly #tree: ContentTree;
-  readonly #watchers: FolderWatchers;
+  #tree!: ContentTree;
+  #watchers!: FolderWatchers;
+  /** The content root as given: a deploy may put another folder, or link, at that path. */
+  readonly #rootPath: string;
+  /** The folder `#rootPath` named when the tree was opened: its device and inode. */
+  #rootId: string;
+  readonly #watchOne: WatchFolder | undefined;
   /** Events in one poll phase from which an overflowed kernel queue is suspected. */
   readonly #burstLimit = inotifyQueueLength() / 2;
   #burst = 0;
@@ -93,39 +98,12 @@ export class PageMetaCache {
   readonly #ready: Promise<void>;
 
   constructor(options: PageMetaCacheOptions) {
-    let root: string;
-    let st: Stats;
-    try {
-      root = realpathSync(options.root);
-      st = statSync(root);
-    } catch (error) {
-      throw new WaymarkError(
-        'io-failed',
-        `cannot read the content root ${options.root}: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    if (!st.isDirectory()) {
-      throw new WaymarkError(
-        'invalid-argument',
-        `the content root ${options.root} is not a directory`,
-      );
-    }
+    this.#rootPath = options.root;
+    const { root, st } = openRoot(options.root);
+    this.#rootId = folderId(st);
     this.#mode = options.revalidate ?? defaultRevalidateMode();
-    this.#watchers = new FolderWatchers(
-      (dir) => absolutePath(root, dir),
-      (path) => this.#mark(path),
-      options.watch,
-    );
-    this.#tree = new ContentTree(
-      root,
-      this.#watchers,
-      () => this.#mode === 'watch' && !this.#closed,
-      // Out of watches (ENOSPC) or unsupported: check everything per read from now on.
-      () => {
-        this.#mode = 'stat';
-      },
-    );
+    this.#watchOne = options.watch;
+    this.#open(root);
     const events = this.#events;
     this.#ready = this.#tree.reconcile('').then(() => {
       this.#done = events;
@@ -151,6 +129,7 @@ export class PageMetaCache {
   async snapshot(): Promise<PageMetaSnapshot> {
     await this.#ready;
     if (this.#closed) throw new WaymarkError('usage', 'the page cache is closed');
+    this.#followRoot();
     if (this.#mode === 'watch') {
       await eventLoopBarrier();
       // A watcher sees writes to the link's target under the target's own path: recheck links.
@@ -181,6 +160,45 @@ export class PageMetaCache {
     this.#closed = true;
     this.#watchers.closeAll();
     await this.#running?.catch(() => {});
+  }
+
+  /** Watches and reads the folder `root` (a real path) from now on. */
+  #open(root: string): void {
+    this.#watchers = new FolderWatchers(
+      (dir) => absolutePath(root, dir),
+      (path) => this.#mark(path),
+      this.#watchOne,
+    );
+    this.#tree = new ContentTree(
+      root,
+      this.#watchers,
+      () => this.#mode === 'watch' && !this.#closed,
+      // Out of watches (ENOSPC) or unsupported: check everything per read from now on.
+      () => {
+        this.#mode = 'stat';
+      },
+    );
+  }
+
+  /**
+   * A deploy that renames a new tree into the root's place (\`mv site.new site\`, hard-linked
+   * copies included), or switches the link the root is given by (\`current -> releases/v2\`),
+   * changes the folder the root names; the watches follow the old folder (inotify watches
+   * inodes) and the index holds its documents and their access. So every read looks at what
+   * the root names now (one stat), and reads a new folder whole. A root that is gone fails
+   * the read: nothing is answered from the index of a folder that is no longer the root.
+   */
+  #followRoot(): void {
+    const st = statRoot(this.#rootPath);
+    const id = folderId(st);
+    if (id === this.#rootId) return;
+    const opened = openRoot(this.#rootPath);
+    this.#rootId = folderId(opened.st);
+    this.#watchers.closeAll();
+    this.#open(opened.root);
+    this.#tree.changed = true;
+    this.#rescan = true;
+    this.#mark('');
   }
 
   #mark(path: string): void {
@@ -220,6 +238,42 @@ export class PageMetaCache {
     for (const path of this.#tree.failed) this.#mark(path);
     this.#tree.failed.clear();
   }
+}
+
+/** The real path of the content root given as \`path\`, which must be a folder, and its stat. */
+function openRoot(path: string): { root: string; st: Stats } {
+  let root: string;
+  try {
+    root = realpathSync(path);
+  } catch (error) {
+    throw unreadableRoot(path, error);
+  }
+  const st = statRoot(root, path);
+  if (!st.isDirectory()) {
+    throw new WaymarkError('invalid-argument', `the content root ${path} is not a directory`);
+  }
+  return { root, st };
+}
+
+function statRoot(path: string, given = path): Stats {
+  try {
+    return statSync(path);
+  } catch (error) {
+    throw unreadableRoot(given, error);
+  }
+}
+
+function unreadableRoot(path: string, error: unknown): WaymarkError {
+  return new WaymarkError(
+    'io-failed',
+    `cannot read the content root ${path}: ${(error as Error).message}`,
+    { cause: error },
+  );
+}
+
+/** A folder's identity: the same path may name another folder after a rename. */
+function folderId(st: Stats): string {
+  return `${st.dev}:${st.ino}`;
 }
 
 /**
