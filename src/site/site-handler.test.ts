@@ -242,6 +242,20 @@ describe('robots.txt never names the admin path', () => {
 });
 
 describe('the root waymark.site.yaml is followed live', () => {
+  test('empty from the start, it is the defaults', async () => {
+    const root = makeContentRoot({ 'a.md': '# A\n', 'waymark.site.yaml': '' });
+    const handler = createSiteHandler({ root: root.dir });
+    try {
+      const response = await handler(siteRequest('/robots.txt'));
+      assert.equal(response.status, 200);
+      assert.match(await response.text(), /^User-agent: \*\nDisallow: \/login\//);
+      assert.deepEqual(await handler.diagnostics(), []);
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+
   test('a change shows in the next response; a broken edit keeps the last good config', async () => {
     const root = makeContentRoot({
       'a.md': '# A\n',
@@ -264,6 +278,16 @@ describe('the root waymark.site.yaml is followed live', () => {
         writeFileSync(root.path('waymark.site.yaml'), 'robotsRules: [{ disallow: "no slash" }]\n');
         assert.match(await robots(), new RegExp(`Disallow: /n${i}\\n`));
         assert.ok((await handler.diagnostics()).some((d) => d.code === 'config-rejected'));
+        // Saved in place, the file is empty for a moment: its rules must not go with it.
+        for (const nothing of ['', '# rules to come\n']) {
+          writeFileSync(root.path('waymark.site.yaml'), nothing);
+          assert.match(await robots(), new RegExp(`Disallow: /n${i}\\n`));
+          const rejected = (await handler.diagnostics()).find((d) => d.code === 'config-rejected');
+          assert.match(
+            rejected?.message ?? '',
+            /says nothing .*remove it to go back to the defaults/,
+          );
+        }
       }
       unlinkSync(root.path('waymark.site.yaml'));
       const text = await robots();

@@ -35,6 +35,20 @@ describe('parseSidecar', () => {
     ['alias: [unclosed\n', 'sidecar-yaml'],
     ['- a\n- b\n', 'sidecar-shape'],
     ['\u0000\u0001binary', 'sidecar-shape'],
+    // Read while being saved in place (emptied first), or left without keys: withheld.
+    ['', 'sidecar-empty'],
+    ['\n\n', 'sidecar-empty'],
+    ['# access to come\n', 'sidecar-empty'],
+    // Unknown keys that surely meant to hide the page.
+    ['Access: deny\n', 'sidecar-unknown-key'],
+    ['ACCESS: deny\nalias: about\n', 'sidecar-unknown-key'],
+    ['\u0430ccess: deny\n', 'sidecar-unknown-key'],
+    ['\uff41\uff43\uff43\uff45\uff53\uff53: deny\n', 'sidecar-unknown-key'],
+    ['NoIndex: true\n', 'sidecar-unknown-key'],
+    ['draft: true\n', 'sidecar-unknown-key'],
+    ['Draft: yes\n', 'sidecar-unknown-key'],
+    ['published: false\n', 'sidecar-unknown-key'],
+    ['private: true\n', 'sidecar-unknown-key'],
   ];
   for (const [text, code] of BROKEN) {
     test(`${code}: ${JSON.stringify(text)}`, () => {
@@ -86,10 +100,26 @@ describe('parseSidecar', () => {
     }
   });
 
-  test('unknown keys are warnings, not breakage; an empty sidecar is the defaults', () => {
-    const meta = parseSidecar('colour: blue\n');
-    assert.equal(meta.broken, false);
-    assert.equal(meta.diagnostics[0]?.code, 'sidecar-unknown-key');
-    assert.equal(parseSidecar('').access, 'public');
+  test('other unknown keys are warnings, not breakage', () => {
+    for (const text of ['colour: blue\n', 'titre: Accueil\n', 'accessible: yes\n']) {
+      const meta = parseSidecar(text);
+      assert.equal(meta.broken, false, text);
+      assert.deepEqual(
+        meta.diagnostics.map((d) => [d.code, d.severity]),
+        [['sidecar-unknown-key', 'warning']],
+        text,
+      );
+    }
+  });
+
+  test('a key in other letters says which key it looks like', () => {
+    const messages = ['Access: deny\n', '\u0430ccess: deny\n', 'draft: true\n'].map(
+      (text) => parseSidecar(text).diagnostics[0]?.message,
+    );
+    assert.deepEqual(messages, [
+      'unknown key "Access": keys are written "access"',
+      'unknown key "\u0430ccess" looks like "access" but is written with other letters',
+      'unknown key "draft": waymark hides a document with access: deny (or restricted), and reads no "draft"',
+    ]);
   });
 });

@@ -32,6 +32,41 @@ export const NO_SIDECAR: SidecarMeta = {
 };
 
 const KEYS = new Set(['id', 'alias', 'access', 'roles', 'noindex', 'title', 'contentUsage']);
+/** Keys other tools hide a page with; waymark reads `access` alone, so these must not pass unseen. */
+const PRIVACY_KEYS = new Set(['draft', 'private', 'published', 'hidden', 'unlisted', 'visibility']);
+
+/**
+ * Why an unknown key surely meant to say something waymark reads, so that the document is
+ * withheld rather than published against its author's wish; null for a plain unknown key
+ * (a warning). Surely meant: a known key in other letter case (`Access`) or in look-alike
+ * letters (a Cyrillic `а`, fullwidth letters), or a key other tools hide pages with (`draft`).
+ */
+function meantKey(key: string): string | null {
+  const folded = lookalikesAsAscii(key).toLowerCase();
+  const known = [...KEYS].find((k) => k.toLowerCase() === folded);
+  if (known !== undefined) {
+    return lookalikesAsAscii(key) === key
+      ? `unknown key "${key}": keys are written "${known}"`
+      : `unknown key "${key}" looks like "${known}" but is written with other letters`;
+  }
+  if (PRIVACY_KEYS.has(folded)) {
+    return `unknown key "${key}": waymark hides a document with access: deny (or restricted), and reads no "${key}"`;
+  }
+  return null;
+}
+
+/** Cyrillic and Greek letters that look like Latin ones, and those Latin letters. */
+const LOOKALIKE_FROM = 'аеосрхуіѕԁӏοαειτν';
+const LOOKALIKE_TO = 'aeocpxyisdloaeitv';
+const LOOKALIKE = new RegExp(`[${LOOKALIKE_FROM}]`, 'g');
+
+/** `key` with compatibility forms (fullwidth letters) and look-alike letters as ASCII. */
+function lookalikesAsAscii(key: string): string {
+  return key
+    .normalize('NFKC')
+    .replace(LOOKALIKE, (c) => LOOKALIKE_TO[LOOKALIKE_FROM.indexOf(c)] ?? c);
+}
+
 /** Ids are hex, 4 to 64 digits, written lower-case. */
 const HEX_ID = /^[0-9a-fA-F]{4,64}$/;
 
@@ -147,11 +182,14 @@ export function parseSidecarYaml(text: string): SidecarMeta {
     diagnostics.push({ code: 'sidecar-yaml', severity: 'error', message, line, column });
   }
   const value = reading.value;
-  if (
-    reading.problems.length === 0 &&
-    value !== null &&
-    (typeof value !== 'object' || Array.isArray(value))
-  ) {
+  if (reading.problems.length === 0 && value === null) {
+    // Saving a file in place empties it first: read in that moment, an empty sidecar that
+    // meant `access: deny` would publish the page. A sidecar with nothing to say is removed.
+    error(
+      'sidecar-empty',
+      'the sidecar says nothing (empty, or only comments); the document is withheld until it does: write access: public, or remove the file',
+    );
+  } else if (reading.problems.length === 0 && (typeof value !== 'object' || Array.isArray(value))) {
     error('sidecar-shape', 'the sidecar is not a mapping of keys to values');
   }
   const fields =
@@ -159,13 +197,17 @@ export function parseSidecarYaml(text: string): SidecarMeta {
       ? (value as Record<string, unknown>)
       : {};
   for (const key of Object.keys(fields)) {
-    if (!KEYS.has(key)) {
+    if (KEYS.has(key)) continue;
+    const meant = meantKey(key);
+    if (meant === null) {
       diagnostics.push({
         code: 'sidecar-unknown-key',
         severity: 'warning',
         message: `unknown key "${key}" is ignored`,
         ...keyAt(key),
       });
+    } else {
+      error('sidecar-unknown-key', meant, key);
     }
   }
   let id: string | null = null;

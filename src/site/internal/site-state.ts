@@ -70,6 +70,8 @@ interface ConfigReading {
   readonly diagnostics: readonly SiteDiagnostic[];
   readonly stamp: string | null;
   readonly missing: boolean;
+  /** The file was read and says nothing: empty, or only comments. */
+  readonly empty: boolean;
 }
 
 /**
@@ -79,8 +81,10 @@ interface ConfigReading {
  * `Disallow` rule or move the admin path back to its default, publishing what it hid. The
  * root's `waymark.site.yaml` is followed live: a broken edit keeps the last good
  * configuration in force; broken from the start, there is none, and every response is 503
- * (robots.txt included, which crawlers read as "crawl nothing") until it is fixed. A
- * `configFile` read once must be right: the handler is not created otherwise.
+ * (robots.txt included, which crawlers read as "crawl nothing") until it is fixed. A file
+ * that comes to say nothing (empty: a save in place empties it first) keeps the last
+ * configuration too; removing it goes back to the defaults. A `configFile` read once must be
+ * right: the handler is not created otherwise.
  */
 export class SiteStateKeeper {
   readonly #cache: PageMetaCache;
@@ -145,7 +149,7 @@ export class SiteStateKeeper {
     if (this.#liveFile !== null && snapshot.configStamp !== this.#configStamp) {
       this.#configStamp = snapshot.configStamp;
       this.#configReadings++;
-      this.#apply(readConfigFile(this.#liveFile, this.#configName));
+      this.#apply(readConfigFile(this.#liveFile, this.#configName), true);
       // The config is part of every derived value: force a rebuild.
       this.#generation = -1;
     }
@@ -218,10 +222,14 @@ export class SiteStateKeeper {
   }
 
   /** Applies a reading of the live file, or keeps what is in force (none: fail closed). */
-  #apply(reading: ConfigReading): void {
+  /** Applies a reading of the live file; `again` for every reading after the first. */
+  #apply(reading: ConfigReading, again = false): void {
     let problem: string | null = null;
     if (reading.config === null) {
       problem = 'the file has errors';
+    } else if (again && reading.empty && this.#good !== null) {
+      problem =
+        'the file says nothing (empty, or only comments, as while it is saved in place): remove it to go back to the defaults';
     } else {
       try {
         this.#good = configure(reading.config, this.#options);
@@ -288,7 +296,7 @@ function readConfigFile(path: string, name: string): ConfigReading {
   const at = { path: SITE_CONFIG_FILE, file: name, line: 1, column: 1 };
   if (!file.ok) {
     if (file.reason === 'missing')
-      return { config: {}, diagnostics: [], stamp: null, missing: true };
+      return { config: {}, diagnostics: [], stamp: null, missing: true, empty: false };
     const diagnostic: SiteDiagnostic = {
       ...at,
       code:
@@ -301,7 +309,7 @@ function readConfigFile(path: string, name: string): ConfigReading {
       message: `the site configuration cannot be used: ${file.message}`,
     };
     const stamp = file.stat === null ? null : fileStamp(file.stat);
-    return { config: null, diagnostics: [diagnostic], stamp, missing: false };
+    return { config: null, diagnostics: [diagnostic], stamp, missing: false, empty: false };
   }
   const { config, diagnostics } = parseSiteConfig(file.text);
   const broken = diagnostics.some((d) => d.severity === 'error');
@@ -310,5 +318,6 @@ function readConfigFile(path: string, name: string): ConfigReading {
     diagnostics: diagnostics.map((d) => ({ ...at, ...d })),
     stamp: fileStamp(file.stat),
     missing: false,
+    empty: diagnostics.length === 0 && Object.keys(config).length === 0,
   };
 }
