@@ -16,6 +16,33 @@ test('X-Robots-Tag: directives for every crawler or for Googlebot apply, others 
     ['noarchive, nosnippet', false, false],
   ];
   for (const [value, noindex, nofollow] of table) {
-    assert.deepEqual(readRobotsHeader(value), { noindex, nofollow }, String(value));
+    const fields = value === null ? [] : [value];
+    assert.deepEqual(readRobotsHeader(fields, 'field'), { noindex, nofollow }, String(value));
+  }
+});
+
+test('X-Robots-Tag: a bot prefix holds to the end of its field, not into the next one', () => {
+  const table: [string[], boolean, boolean][] = [
+    [['bingbot: nofollow', 'noindex'], true, false],
+    [['otherbot: noarchive', 'noindex, nofollow'], true, true],
+    [['otherbot: noindex', 'googlebot: nofollow'], false, true],
+    [['googlebot: noindex', 'otherbot: nofollow'], true, false],
+    [['otherbot: noindex, nofollow', 'noarchive'], false, false],
+  ];
+  for (const [fields, noindex, nofollow] of table) {
+    assert.deepEqual(readRobotsHeader(fields, 'field'), { noindex, nofollow }, fields.join(' | '));
+  }
+});
+
+test('X-Robots-Tag joined by a fetch: a bot prefix holds for one directive, so no noindex is lost', () => {
+  const table: [string, boolean, boolean][] = [
+    ['bingbot: nofollow, noindex', true, false],
+    ['otherbot: noarchive, noindex, nofollow', true, true],
+    ['otherbot: noindex, googlebot: nofollow', false, true],
+    ['otherbot: noindex', false, false],
+    ['googlebot: noindex, nofollow', true, true],
+  ];
+  for (const [value, noindex, nofollow] of table) {
+    assert.deepEqual(readRobotsHeader([value], 'directive'), { noindex, nofollow }, value);
   }
 });

@@ -102,7 +102,12 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     options.signal?.throwIfAborted();
     return failed(error);
   }
-  const robotsHeader = readRobotsHeader(response.header('x-robots-tag'));
+  const fields = response.headerFields('x-robots-tag');
+  const joined = response.header('x-robots-tag');
+  const robotsHeader =
+    fields !== null
+      ? readRobotsHeader(fields, 'field')
+      : readRobotsHeader(joined === null ? [] : [joined], 'directive');
   return {
     kind: 'html',
     status,
@@ -155,24 +160,33 @@ async function discard(response: OpenedRequest): Promise<void> {
 /**
  * `X-Robots-Tag` directives that apply to every crawler, or to Google's (the sitemap is for
  * search engines): `noindex`, `nofollow`, `none`. `otherbot: noindex` applies to another bot.
+ * A bot prefix holds to its field's end (`'field'`): the next field (`X-Robots-Tag: bingbot:
+ * nofollow` then `X-Robots-Tag: noindex`) is for every bot. Where the fields arrive joined
+ * (over a `fetch`) their ends are unknown, so a prefix holds for the one directive after it
+ * (`'directive'`): a `noindex` that may be meant for every bot is never read as another's.
  */
-export function readRobotsHeader(value: string | null): { noindex: boolean; nofollow: boolean } {
+export function readRobotsHeader(
+  fields: readonly string[],
+  prefixHolds: 'field' | 'directive',
+): { noindex: boolean; nofollow: boolean } {
   let noindex = false;
   let nofollow = false;
-  if (value === null) return { noindex, nofollow };
-  // Several headers arrive joined with ", "; a bot prefix applies to the directives after it.
-  let appliesToUs = true;
-  for (const raw of value.split(',')) {
-    let part = raw.trim().toLowerCase();
-    const colon = part.indexOf(':');
-    if (colon >= 0 && !part.startsWith('unavailable_after')) {
-      const bot = part.slice(0, colon).trim();
-      appliesToUs = bot === 'googlebot' || bot === '*';
-      part = part.slice(colon + 1).trim();
+  for (const value of fields) {
+    let appliesToUs = true;
+    for (const raw of value.split(',')) {
+      let part = raw.trim().toLowerCase();
+      const colon = part.indexOf(':');
+      if (colon >= 0 && !part.startsWith('unavailable_after')) {
+        const bot = part.slice(0, colon).trim();
+        appliesToUs = bot === 'googlebot' || bot === '*';
+        part = part.slice(colon + 1).trim();
+      } else if (prefixHolds === 'directive') {
+        appliesToUs = true;
+      }
+      if (!appliesToUs) continue;
+      if (part === 'noindex' || part === 'none') noindex = true;
+      if (part === 'nofollow' || part === 'none') nofollow = true;
     }
-    if (!appliesToUs) continue;
-    if (part === 'noindex' || part === 'none') noindex = true;
-    if (part === 'nofollow' || part === 'none') nofollow = true;
   }
   return { noindex, nofollow };
 }

@@ -24,7 +24,7 @@ export async function startFixtureSite(
 ): Promise<FixtureSite> {
   let origin = '';
   const page =
-    (body: string, head = '', headers: Record<string, string> = {}) =>
+    (body: string, head = '', headers: Record<string, string | string[]> = {}) =>
     (_: IncomingMessage, res: ServerResponse) => {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
@@ -95,7 +95,10 @@ export async function startFixtureSite(
     '/loop-b': redirect(() => '/loop-a'),
     '/away': redirect(() => 'https://elsewhere.example/landing'),
     '/hidden': page('secret', '<meta name="robots" content="noindex, follow">'),
-    '/hidden-header': page('<a href="/from-hidden">x</a>', '', { 'x-robots-tag': 'noindex' }),
+    // Two fields: the first one's bot prefix does not reach into the second.
+    '/hidden-header': page('<a href="/from-hidden">x</a>', '', {
+      'x-robots-tag': ['bingbot: nofollow', 'noindex'],
+    }),
     '/from-hidden': page('reached through a noindex page'),
     '/print': page('print view', `<link rel="canonical" href="/about">`),
     '/missing': { status: 404, body: 'not found' },

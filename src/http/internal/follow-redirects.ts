@@ -13,6 +13,12 @@ export interface Hop {
   /** The field's values joined with ", " (as `Headers.get`), or null; `name` in lower case. */
   header(name: string): string | null;
   /**
+   * Each field's value on its own, for fields whose meaning ends with the field
+   * (`X-Robots-Tag: bingbot: nofollow` then `X-Robots-Tag: noindex`); absent where the
+   * transport joins them (`fetch`'s `Headers`).
+   */
+  fields?(name: string): string[];
+  /**
    * The body as it arrives, decoded, under the size cap and the time cap; iterable once.
    * Reading it to its end ends the time cap; leaving the loop early closes the connection.
    */

@@ -115,15 +115,19 @@ class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> 
   }
 
   header(name: string): string | null {
+    const values = this.fields(name);
+    return values.length === 0 ? null : values.join(', ');
+  }
+
+  fields(name: string): string[] {
     const raw = this.#incoming.rawHeaders;
-    let value: string | null = null;
+    const values: string[] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const field = raw[i] as string;
       if (field.length !== name.length || field.toLowerCase() !== name) continue;
-      const text = trimHttpWhitespace(raw[i + 1] as string);
-      value = value === null ? text : `${value}, ${text}`;
+      values.push(trimHttpWhitespace(raw[i + 1] as string));
     }
-    return value;
+    return values;
   }
 
   [Symbol.asyncIterator](): this {

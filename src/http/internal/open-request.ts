@@ -28,6 +28,11 @@ export interface OpenedRequest {
   readonly status: number;
   /** The field's values joined with ", " (as `Headers.get`), or null; `name` in lower case. */
   header(name: string): string | null;
+  /**
+   * Each field's value on its own (see `Hop.fields`); null over a `fetch`, whose `Headers`
+   * join them.
+   */
+  headerFields(name: string): string[] | null;
   /** Decoded, under the caps; iterable once. */
   readonly body: AsyncIterable<Uint8Array>;
   /** Drops the rest of the body and closes the connection. */
@@ -68,6 +73,7 @@ export async function openRequest(
     redirects,
     status: response.status,
     header: (name) => response.header(name),
+    headerFields: (name) => response.fields?.(name) ?? null,
     body: response.body,
     cancel: () => response.cancel(),
   };
