@@ -196,6 +196,58 @@ test('a crawl that lists nothing exits 1 and leaves the old sitemap', async () =
   }
 });
 
+test('a page the sitemap writer refuses costs that page, not the whole sitemap', async () => {
+  const long = `/search?q=${'x'.repeat(3000)}`;
+  const page = (body: string) => ({ headers: { 'content-type': 'text/html' }, body });
+  const server = await startTestServer({
+    '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },
+    '/': page(`<a href="${long}">long</a><a href="/alt">alt</a><a href="/img">img</a>`),
+    [long.slice(0, long.indexOf('?'))]: page('<p>results</p>'),
+    '/alt': page(
+      '<link rel="alternate" hreflang="not a tag!" href="/alt-de"><link rel="alternate" hreflang="de" href="/alt-de">',
+    ),
+    '/img': page(`<img src="/${'i'.repeat(3000)}.png">`),
+  });
+  const dir = freshDir();
+  try {
+    for (const output of [
+      ['--out', join(dir, 'sitemap.xml')],
+      ['--out-dir', dir],
+    ]) {
+      const result = await runCliForTest([
+        'crawl',
+        server.url('/'),
+        ...output,
+        '--hreflang',
+        '--images',
+        '--rate',
+        '0',
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stderr,
+        /warning: .*\/search\?q=x+…: left out of the sitemap \(loc is 3\d{3} characters once encoded, more than 2048\)/,
+      );
+      assert.match(
+        result.stderr,
+        /warning: .*\/alt: written without its alternates and images \(.*not a language tag/,
+      );
+      assert.match(
+        result.stderr,
+        /warning: .*\/img: written without its alternates and images \(.*more than 2048/,
+      );
+      const xml = readFileSync(join(dir, 'sitemap.xml'), 'utf8');
+      assert.deepEqual(
+        [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]),
+        ['/', '/alt', '/img'].map((path) => server.url(path)),
+      );
+      assert.doesNotMatch(xml, /xhtml:link|image:image/);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 describe('output places are checked before the first request', () => {
   const unwritable = findUnwritableFolder();
   const CASES: { name: string; args: (dir: string) => string[]; message: RegExp }[] = [

@@ -1,7 +1,10 @@
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
+import { printable } from '../../shared/printable.ts';
 import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
 import { UrlsetWriter } from '../../sitemap/index.ts';
+import { urlMarkup } from '../../sitemap/internal/write-url.ts';
+import type { Fail } from '../../sitemap/internal/write-values.ts';
 import { writeSitemaps } from '../../sitemap/node.ts';
 import type { CliIo } from '../io.ts';
 import { usageError } from './args.ts';
@@ -22,11 +25,12 @@ export interface CrawlOutput {
  * or null for standard output.
  */
 export async function writeCrawlOutput(
-  pages: AsyncIterable<SitemapUrl>,
+  listed: AsyncIterable<SitemapUrl>,
   output: CrawlOutput,
   origin: string,
   io: CliIo,
 ): Promise<string | null> {
+  const pages = output.format === 'xml' ? writablePages(listed, output.extensions, io) : listed;
   if (output.outDir !== undefined) {
     const result = await writeSitemaps(pages, {
       dir: output.outDir,
@@ -43,6 +47,68 @@ export async function writeCrawlOutput(
   for await (const chunk of render(pages, output.format, output.extensions)) io.stdout(chunk);
   return null;
 }
+
+/** Entries left out of a sitemap told one by one; past this many, only counted. */
+const LEFT_OUT_TOLD = 5;
+
+/**
+ * The pages as the sitemap writer takes them. A crawl lists what passed its own checks, but
+ * the writer holds every value to the protocol (a URL of at most 2,048 characters once
+ * encoded, an hreflang that is a language tag), and an entry it refuses would end the whole
+ * write after a crawl of an hour. Such a page is written without its alternates and images
+ * when that makes it fit, else left out; each is told on stderr (the first few, then a
+ * count), and the rest of the sitemap is written.
+ */
+async function* writablePages(
+  pages: AsyncIterable<SitemapUrl>,
+  extensions: readonly ('xhtml' | 'image')[],
+  io: CliIo,
+): AsyncGenerator<SitemapUrl> {
+  const options = {
+    includeChangefreq: false,
+    includePriority: false,
+    extensions: new Set(extensions),
+  };
+  const refusal = (page: SitemapUrl): string | null => {
+    try {
+      urlMarkup(page, options, refuse, null);
+      return null;
+    } catch (error) {
+      if (error instanceof Refused) return error.message;
+      throw error;
+    }
+  };
+  let told = 0;
+  let leftOut = 0;
+  const tell = (message: string): void => {
+    if (told++ < LEFT_OUT_TOLD) io.stderr(`${printable(message)}\n`);
+  };
+  for await (const page of pages) {
+    const problem = refusal(page);
+    if (problem === null) {
+      yield page;
+      continue;
+    }
+    const { alternates, images, ...bare } = page;
+    const url = page.loc.length <= 100 ? page.loc : `${page.loc.slice(0, 100)}…`;
+    if ((alternates !== undefined || images !== undefined) && refusal(bare) === null) {
+      tell(`warning: ${url}: written without its alternates and images (${problem})`);
+      yield bare;
+      continue;
+    }
+    leftOut++;
+    tell(`warning: ${url}: left out of the sitemap (${problem})`);
+  }
+  if (told > LEFT_OUT_TOLD) {
+    io.stderr(`warning: ${told - LEFT_OUT_TOLD} more such pages (${leftOut} left out in all)\n`);
+  }
+}
+
+class Refused extends Error {}
+
+const refuse: Fail = (message) => {
+  throw new Refused(message);
+};
 
 /** The listed pages in the chosen format; one XML file holds at most the protocol's limits. */
 async function* render(
