@@ -249,6 +249,30 @@ describe('atomic files', () => {
     });
   }
 
+  test('fileName: one name for the one file and for the index, parts named after it', async () => {
+    const dir = await freshDir();
+    const options = { dir, baseUrl: BASE, fileName: 'map.xml', partsDir: '', maxUrls: 2 };
+    const split = await writeSitemaps(pages(3), options);
+    assert.equal(split.index, join(dir, 'map.xml'));
+    assert.deepEqual(split.files, [join(dir, 'map-0001.xml'), join(dir, 'map-0002.xml')]);
+    assert.equal(split.url, `${BASE}map.xml`);
+    assert.deepEqual((await readdir(dir)).sort(), ['map-0001.xml', 'map-0002.xml', 'map.xml']);
+    const one = await writeSitemaps(pages(1), options);
+    assert.equal(one.index, null);
+    assert.deepEqual(await readdir(dir), ['map.xml']);
+    for (const bad of [
+      { fileName: 'map' },
+      { fileName: 'sub/map.xml' },
+      { fileName: '.map.xml' },
+      { fileName: 'map.xml', gzip: true },
+    ]) {
+      await assert.rejects(writeSitemaps(pages(1), { dir, baseUrl: BASE, ...bad }), {
+        code: 'invalid-argument',
+        message: /fileName/,
+      });
+    }
+  });
+
   test('no entries: refused, and the old sitemap stays (an empty urlset is invalid)', async () => {
     const dir = await freshDir();
     await writeFile(join(dir, 'sitemap.xml'), OLD);

@@ -35,12 +35,19 @@ export interface WriteSitemapsOptions extends UrlsetOptions {
    * index or part cannot keep pointing crawlers at removed pages. Default true.
    */
   readonly removeStale?: boolean;
+  /**
+   * One name that stays the entry point (`sitemap.xml`, as robots.txt names it): the one
+   * file when everything fits, else the index, whose parts are then `<stem>-0001.xml` in
+   * `partsDir`. Plain XML only (not with `gzip`). Default: `sitemap.xml`, or
+   * `sitemap_index.xml` and `sitemap-0001.xml`.
+   */
+  readonly fileName?: string;
 }
 
 export interface WriteSitemapsResult {
-  /** Paths of the URL-set files written: `sitemap.xml`, or each part in order. */
+  /** Paths of the URL-set files written: `sitemap.xml` (or `fileName`), or each part in order. */
   readonly files: readonly string[];
-  /** Path of `sitemap_index.xml`, or null when everything fitted in one file. */
+  /** Path of the index (`sitemap_index.xml`, or `fileName`), or null when everything fitted in one file. */
   readonly index: string | null;
   /** Entries written. */
   readonly urls: number;

@@ -1,8 +1,9 @@
+import { basename, dirname } from 'node:path';
 import { writeFileAtomically } from '../../shared/files/atomic-file.ts';
 import { printable } from '../../shared/printable.ts';
 import { isWaymarkError, WaymarkError } from '../../shared/waymark-error.ts';
 import type { SitemapUrl } from '../../sitemap/index.ts';
-import { UrlsetWriter } from '../../sitemap/index.ts';
+import { MAX_SITEMAP_URLS, UrlsetWriter } from '../../sitemap/index.ts';
 import { urlMarkup } from '../../sitemap/internal/write-url.ts';
 import type { Fail } from '../../sitemap/internal/write-values.ts';
 import { writeSitemaps } from '../../sitemap/node.ts';
@@ -40,6 +41,27 @@ export async function writeCrawlOutput(
     });
     return result.index ?? result.files[0] ?? null;
   }
+  if (
+    output.out !== undefined &&
+    output.format === 'xml' &&
+    SPLITTABLE.test(basename(output.out))
+  ) {
+    // One sitemap when everything fits; past 50,000 URLs or 50 MiB, the file at --out becomes
+    // the index (what robots.txt names stays the entry point) and the parts go beside it.
+    const result = await writeSitemaps(pages, {
+      dir: dirname(output.out),
+      baseUrl: `${origin}/`,
+      fileName: basename(output.out),
+      partsDir: '',
+      extensions: output.extensions,
+    });
+    if (result.index !== null) {
+      io.stderr(
+        `the sitemap passes ${result.urls > MAX_SITEMAP_URLS ? '50,000 URLs' : '50 MiB'}: ${output.out} is an index of ${result.files.length} parts beside it (${basename(result.files[0] ?? '')}, ...), named by ${origin}/\n`,
+      );
+    }
+    return output.out;
+  }
   if (output.out !== undefined) {
     await writeFileAtomically(output.out, render(pages, output.format, output.extensions));
     return output.out;
@@ -47,6 +69,9 @@ export async function writeCrawlOutput(
   for await (const chunk of render(pages, output.format, output.extensions)) io.stdout(chunk);
   return null;
 }
+
+/** An --out name the sitemap writer can split under (`sitemap.xml` -> `sitemap-0001.xml`). */
+const SPLITTABLE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.xml$/;
 
 /** Entries left out of a sitemap told one by one; past this many, only counted. */
 const LEFT_OUT_TOLD = 5;
@@ -131,7 +156,7 @@ async function* render(
     if (!result.written) {
       throw new WaymarkError(
         'invalid-argument',
-        `the sitemap passes ${result.full === 'max-urls' ? '50,000 URLs' : '50 MiB'}: use --out-dir to write an index and parts`,
+        `the sitemap passes ${result.full === 'max-urls' ? '50,000 URLs' : '50 MiB'}: use --out-dir, or an --out name ending in .xml, to write an index and parts`,
       );
     }
     yield result.xml;

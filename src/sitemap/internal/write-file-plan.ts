@@ -17,6 +17,10 @@ export interface FilePlan {
   readonly indexLastmod: string | undefined;
   readonly partFile: (n: number) => string;
   readonly partUrl: (n: number) => string;
+  /** The names of the entry points (one file, the index) an earlier run may have left. */
+  readonly entryPoints: readonly string[];
+  /** A part's file name under this plan's names. */
+  readonly partName: RegExp;
 }
 
 export interface FilePlanOptions {
@@ -25,11 +29,18 @@ export interface FilePlanOptions {
   readonly gzip?: boolean;
   readonly partsDir?: string;
   readonly indexLastmod?: string | Date;
+  /**
+   * The one file's name, and the index's when the entries are split (`sitemap.xml` both:
+   * what robots.txt names stays the entry point); parts are then `<stem>-0001.xml`. Without
+   * it: `sitemap.xml`, `sitemap_index.xml` and `sitemap-0001.xml`. For `waymark crawl --out`.
+   */
+  readonly fileName?: string;
 }
 
 // Relative folder names that mean the same on disk and in a URL path.
 const PARTS_DIR = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/|$))*$/;
-const PART_NAME = /^sitemap-\d{4,}\.xml(?:\.gz)?$/;
+/** A file name `fileName` may be: plain, ending in `.xml`, no folder. */
+const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.xml$/;
 
 /** Checks the file options and names every file, before anything touches the disk. */
 export function planFiles(options: FilePlanOptions): FilePlan {
@@ -54,23 +65,39 @@ export function planFiles(options: FilePlanOptions): FilePlan {
     options.indexLastmod === undefined
       ? undefined
       : checkDatetime(options.indexLastmod, 'indexLastmod', fail);
+  const { fileName } = options;
+  if (fileName !== undefined && !FILE_NAME.test(fileName)) {
+    fail(
+      `fileName ${quote(fileName)} is not a file name of letters, digits, ".", "_", "-" ending in .xml`,
+    );
+  }
+  if (fileName !== undefined && options.gzip === true)
+    fail('fileName is for plain files, not gzip');
   const gzip = options.gzip === true;
   const extension = gzip ? '.xml.gz' : '.xml';
   const dir = resolve(options.dir);
   const partsPath = join(dir, partsDir);
   const folder = partsDir === '' || partsDir.endsWith('/') ? partsDir : `${partsDir}/`;
-  const partName = (n: number): string => `sitemap-${String(n).padStart(4, '0')}${extension}`;
+  const stem = fileName === undefined ? 'sitemap' : fileName.slice(0, -'.xml'.length);
+  const partName = (n: number): string => `${stem}-${String(n).padStart(4, '0')}${extension}`;
+  const single = fileName ?? `sitemap${extension}`;
+  const index = fileName ?? 'sitemap_index.xml';
   return {
     dir,
     partsPath,
     gzip,
-    single: join(dir, `sitemap${extension}`),
-    singleUrl: new URL(`sitemap${extension}`, base).href,
-    index: join(dir, 'sitemap_index.xml'),
-    indexUrl: new URL('sitemap_index.xml', base).href,
+    single: join(dir, single),
+    singleUrl: new URL(single, base).href,
+    index: join(dir, index),
+    indexUrl: new URL(index, base).href,
     indexLastmod,
     partFile: (n) => join(partsPath, partName(n)),
     partUrl: (n) => new URL(`${folder}${partName(n)}`, base).href,
+    entryPoints:
+      fileName === undefined
+        ? [join(dir, 'sitemap.xml'), join(dir, 'sitemap.xml.gz'), join(dir, index)]
+        : [join(dir, fileName)],
+    partName: new RegExp(`^${stem.replaceAll('.', '\\.')}-\\d{4,}\\.xml(?:\\.gz)?$`),
   };
 }
 
@@ -80,14 +107,13 @@ export function planFiles(options: FilePlanOptions): FilePlan {
  * folder. Files under other names are never touched.
  */
 export async function removeStale(plan: FilePlan, keep: ReadonlySet<string>): Promise<void> {
-  const entryPoints = [join(plan.dir, 'sitemap.xml'), join(plan.dir, 'sitemap.xml.gz'), plan.index];
-  for (const path of entryPoints) {
+  for (const path of plan.entryPoints) {
     if (!keep.has(path)) await io(`remove ${path}`, () => rm(path, { force: true }));
   }
   const names = await readdir(plan.partsPath).catch(() => [] as string[]);
   for (const name of names) {
     const path = join(plan.partsPath, name);
-    if (PART_NAME.test(name) && !keep.has(path)) {
+    if (plan.partName.test(name) && !keep.has(path)) {
       await io(`remove ${path}`, () => rm(path, { force: true }));
     }
   }
