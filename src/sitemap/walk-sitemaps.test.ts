@@ -309,6 +309,13 @@ describe('walkSitemaps: which sitemaps it reads', () => {
           ),
       '/pages.xml': (_, res) => res.writeHead(200, xml).end(urlset(a.origin, ['/a-page'])),
       '/moving.xml': (_, res) => res.writeHead(301, { location: b.url('/moved-index.xml') }).end(),
+      '/hop-index.xml': (_, res) =>
+        res
+          .writeHead(200, xml)
+          .end(
+            `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${a.url('/hop.xml')}</loc></sitemap><sitemap><loc>${a.url('/pages.xml')}</loc></sitemap></sitemapindex>`,
+          ),
+      '/hop.xml': (_, res) => res.writeHead(302, { location: b.url('/child.xml') }).end(),
     });
   });
   after(async () => {
@@ -336,6 +343,17 @@ describe('walkSitemaps: which sitemaps it reads', () => {
     assert.equal(other?.skipCode, 'cross-origin');
     assert.match(other?.skipped ?? '', /on another origin .* than the index that names it/);
     assert.equal(b.requests.length, beforeB);
+  });
+
+  test('a child on the index origin that redirects to another origin is not read either', async () => {
+    const { reports, locs } = await walk([a.url('/hop-index.xml')]);
+    assert.deepEqual(locs, [a.url('/a-page')]);
+    const hop = reports.find((r) => r.url === a.url('/hop.xml'));
+    assert.equal(hop?.skipCode, 'cross-origin');
+    assert.equal(hop?.finalUrl, b.url('/child.xml'));
+    assert.match(hop?.skipped ?? '', /^redirected: on another origin/);
+    const followed = await walk([a.url('/hop-index.xml')], { allowCrossOrigin: true });
+    assert.deepEqual(followed.locs, [b.url('/b-child'), a.url('/a-page')]);
   });
 
   test('allowCrossOrigin reads it', async () => {

@@ -86,6 +86,12 @@ export type SitemapSkipCode =
   | 'cross-origin'
   | 'refused';
 
+/**
+ * Thrown by a custom opener (before a request or a redirect hop is sent, say) to refuse a
+ * sitemap by the caller's own rule: reported with `skipCode: 'refused'` and this message.
+ */
+export class SitemapRefusal extends Error {}
+
 /** What happened to one sitemap document during a walk. */
 export interface SitemapReport {
   /** The URL as named (by the caller or by a parent index). */
@@ -258,6 +264,17 @@ export async function* walkSitemapsWith(
         continue;
       }
       const { response } = opened;
+      const redirectedAway = crossOriginReason({ ...pending, url: response.url }, options);
+      if (redirectedAway !== null) {
+        // A child on the index's origin that redirects elsewhere is as far away as one named there.
+        await response.cancel();
+        report({
+          finalUrl: response.url,
+          skipped: `redirected: ${redirectedAway}`,
+          skipCode: 'cross-origin',
+        });
+        continue;
+      }
       if (response.status !== 200) {
         await response.cancel();
         report({
@@ -373,6 +390,9 @@ async function open(
     });
     return { response };
   } catch (error) {
+    // Raised inside the transport, it arrives as the cause of its network error.
+    const refusal = error instanceof SitemapRefusal ? error : (error as Error)?.cause;
+    if (refusal instanceof SitemapRefusal) return { refused: refusal.message };
     // The caller's own abort reason is not a WaymarkError; the loop rethrows it.
     const code = isWaymarkError(error) ? error.code : 'network';
     return { failure: errorMessage(error), code };

@@ -29,6 +29,9 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
       // A hostile index: the same refused sitemap, many times over.
       '/flood.xml': (_, res) =>
         res.writeHead(200, xml).end(sitemapIndex(Array(5000).fill(c.url('/child.xml')))),
+      // A sitemap on the site that sends the crawler to another host (one inside its network).
+      '/away.xml': (_, res) => res.writeHead(302, { location: c.url('/internal.xml') }).end(),
+      '/stall.xml': () => {},
     });
     b = await startTestServer({
       '/robots.txt': (_, res) =>
@@ -44,13 +47,15 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\n' },
       '/evil.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-c')])),
       '/child.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-c-child')])),
+      '/internal.xml': (_, res) => res.writeHead(200, xml).end(urlset([a.url('/from-inside')])),
+      '/back-to-a.xml': (_, res) => res.writeHead(301, { location: a.url('/sitemap.xml') }).end(),
     });
   });
   after(async () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 
-  async function seed(fromRobots: string[], given: string[] = []) {
+  async function seed(fromRobots: string[], given: string[] = [], timeoutMs = 5_000) {
     const added: string[] = [];
     const warnings: string[] = [];
     await seedFromSitemaps({
@@ -59,7 +64,7 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
       waitForTurn: async () => {},
       context: {
         userAgent: 'waymark-test',
-        timeoutMs: 5_000,
+        timeoutMs,
         maxBytes: 1024 * 1024,
         fetch: undefined,
         signal: undefined,
@@ -131,6 +136,38 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
     const { added, warnings } = await seed([b.url('/index-for-a.xml')]);
     assert.deepEqual(added, [a.url('/from-b-part')]);
     assert.deepEqual(warnings, []);
+  });
+
+  test('a redirect that takes a sitemap off its origin and the site is refused before it is sent', async () => {
+    const before = c.requests.length;
+    const { added, warnings } = await seed([a.url('/away.xml')]);
+    assert.deepEqual(added, []);
+    assert.deepEqual(c.requests.slice(before), [], 'nothing was asked of the other host');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(
+      warnings[0] ?? '',
+      /^sitemap http:\/\/127\.0\.0\.1:\d+\/away\.xml not read: it redirects to http:\/\/127\.0\.0\.1:\d+\/internal\.xml, off its own origin and the crawled site$/,
+    );
+  });
+
+  test('a redirect onto the crawled site is followed', async () => {
+    const { added, warnings } = await seed([], [c.url('/back-to-a.xml')]);
+    assert.deepEqual(added, [a.url('/one'), a.url('/two')]);
+    assert.ok(
+      warnings.every((w) => !w.includes('back-to-a')),
+      warnings.join('\n'),
+    );
+  });
+
+  test('a sitemap gets the crawl time cap, and one that runs out is told', async () => {
+    const { added, warnings } = await seed([a.url('/stall.xml'), a.url('/sitemap.xml')], [], 300);
+    assert.deepEqual(added, [a.url('/one'), a.url('/two')]);
+    assert.ok(
+      warnings.some((w) =>
+        /^sitemap .*\/stall\.xml not read: fetch timed out after 300 ms/.test(w),
+      ),
+      warnings.join('\n'),
+    );
   });
 
   test('a sitemap the caller gave is read wherever it is', async () => {

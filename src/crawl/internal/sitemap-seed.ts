@@ -6,6 +6,7 @@ import {
   canonical,
   type SitemapCandidate,
   type SitemapOpener,
+  SitemapRefusal,
   walkSitemapsWith,
 } from '../../sitemap/walk-sitemaps.ts';
 import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
@@ -33,8 +34,8 @@ export interface SitemapSeedOptions {
   /** Waits for the origin's turn before each request, like every other request. */
   readonly waitForTurn: WaitForTurn;
   /**
-   * User agent, signal, and the time cap for another host's robots.txt; sitemaps keep the
-   * walk's own caps (they may be 50 MB by the protocol, five times a page's).
+   * User agent, signal, and the time cap of every request (`--timeout`), sitemaps included;
+   * sitemaps keep the walk's own size cap (50 MB by the protocol, five times a page's).
    */
   readonly context: RequestContext;
   /** The crawl's URL normalisation; null for a URL it does not crawl. */
@@ -79,6 +80,7 @@ export async function seedFromSitemaps(options: SitemapSeedOptions): Promise<voi
       urls,
       {
         userAgent: options.context.userAgent,
+        timeoutMs: options.context.timeoutMs,
         ...(options.context.signal ? { signal: options.context.signal } : {}),
         // The crawl's own rule (below) decides for children on other origins too.
         allowCrossOrigin: true,
@@ -174,11 +176,21 @@ function sitemapRule(options: SitemapSeedOptions) {
  */
 function sitemapOpener(options: SitemapSeedOptions): SitemapOpener {
   return async (url, request) => {
+    const named = originOrNull(url);
     const response = await openRequest(url, {
       ...request,
       fetch: options.context.fetch,
       ...FOLLOW_REDIRECTS,
-      beforeSend: options.waitForTurn,
+      beforeSend: async (hop, signal) => {
+        // A redirect may not take a sitemap where it could not have been named: off its own
+        // origin and off the crawled site (a 302 to a host inside the crawler's network).
+        if (originOrNull(hop) !== named && !options.onSite(hop)) {
+          throw new SitemapRefusal(
+            `it redirects to ${shown(hop)}, off its own origin and the crawled site`,
+          );
+        }
+        await options.waitForTurn(hop, signal);
+      },
     });
     return {
       url: response.url,
@@ -190,12 +202,13 @@ function sitemapOpener(options: SitemapSeedOptions): SitemapOpener {
   };
 }
 
-/** The warning for a sitemap the crawl's rules skipped; null for any other outcome. */
+/**
+ * The warning for a sitemap that was not read (the crawl's rules refused it, it failed, timed
+ * out or answered an error); null when it was read, or named again (read once already).
+ */
 function skipWarning(report: SitemapReport): string | null {
-  if (report.skipCode === 'refused' || report.skipCode === 'url-too-long') {
-    return `sitemap ${shown(report.url)} not read: ${report.skipped}`;
-  }
-  return null;
+  if (report.skipCode === null || report.skipCode === 'duplicate') return null;
+  return `sitemap ${shown(report.url)} not read: ${report.skipped}`;
 }
 
 function shown(url: string): string {
