@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
 import {
   type IndexNowEndpoint,
@@ -208,6 +209,8 @@ describe('waymark indexnow submit --urls', () => {
   });
 });
 
+const MANY_URLS = `${Array.from({ length: 5000 }, (_, i) => `https://example.com/p/${i}`).join('\n')}\n`;
+
 describe('waymark indexnow submit --diff', () => {
   let server: TestServer;
   before(async () => {
@@ -217,6 +220,13 @@ describe('waymark indexnow submit --diff', () => {
       '/new.xml': { headers: xml, body: readFileSync(data('pages-new.xml')) },
       '/gone.xml': { status: 410 },
       '/error-page.txt': { headers: { 'content-type': 'text/plain' }, body: '502 Bad Gateway\n' },
+      '/full.txt': { headers: { 'content-type': 'text/plain' }, body: MANY_URLS },
+      // The same list gzipped and cut in half: read as far as it goes, every URL after the
+      // cut would look removed.
+      '/cut-gzip.txt': {
+        headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+        body: gzipSync(MANY_URLS).subarray(0, gzipSync(MANY_URLS).length >> 1),
+      },
     });
   });
   after(() => server.close());
@@ -252,6 +262,13 @@ describe('waymark indexnow submit --diff', () => {
     assert.equal(result.code, 1);
     assert.equal(endpoint.requests.length, 0);
     assert.match(result.stderr, /error-page\.txt:1: error: no line is a URL: not a text sitemap/);
+  });
+
+  test('a gzipped sitemap cut short on the way: nothing sent', async () => {
+    const result = await submit(['--diff', server.url('/full.txt'), server.url('/cut-gzip.txt')]);
+    assert.notEqual(result.code, 0);
+    assert.equal(endpoint.requests.length, 0);
+    assert.match(result.stderr, /the body is cut short: its compressed stream ends before its end/);
   });
 
   test('a sitemap answering an HTTP error: nothing sent, exit 1', async () => {

@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { type AgentPool, keepAliveAgent, requestFor } from '../../shared/node/http-modules.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
-import { decodersFor } from './content-decoders.ts';
+import { decodersFor, isCutShort } from './content-decoders.ts';
 import type { Deadline } from './deadline.ts';
 import type { Hop, Transport } from './follow-redirects.ts';
 import { formatBytes } from './format-limit.ts';
@@ -152,11 +152,10 @@ class NodeResponse implements Hop, AsyncIterableIterator<Uint8Array, undefined> 
       if (this.#total > this.#maxBytes) throw this.#tooLarge();
       return { done: false, value: chunk };
     } catch (error) {
-      const failure = this.#deadline.failure(
-        asFetchError(error, 'terminated'),
-        this.#where,
-        'body',
-      );
+      const cut = isCutShort(error)
+        ? new Error('the body is cut short: its compressed stream ends before its end')
+        : error;
+      const failure = this.#deadline.failure(asFetchError(cut, 'terminated'), this.#where, 'body');
       this.#finish(true);
       throw failure;
     }
