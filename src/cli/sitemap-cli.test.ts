@@ -23,6 +23,7 @@ const needsCases = () => needsFixtures('sitemaps/cases/');
 
 describe('waymark sitemap parse', () => {
   let server: TestServer;
+  let other: TestServer;
   before(async () => {
     const xml = { 'content-type': 'application/xml' };
     const index = (paths: string[]) =>
@@ -42,9 +43,39 @@ describe('waymark sitemap parse', () => {
         res.writeHead(200, xml);
         res.end(urlset(['/3']));
       },
+      // A child on another origin, the index itself again, and 3,000 more than a walk reads.
+      '/wide.xml': (_, res) => {
+        res.writeHead(200, xml);
+        const many = Array.from({ length: 3000 }, (_, i) => `/n/${i}.xml`);
+        res.end(
+          index(['/a.xml', '/wide.xml', ...many]).replace(
+            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+            `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${other.url('/elsewhere.xml')}</loc></sitemap>`,
+          ),
+        );
+      },
+      '*': (_, res) => res.writeHead(404).end(),
     });
+    other = await startTestServer({});
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await other.close();
+  });
+
+  test('-r holds the given index to its origin and to the walk caps', async () => {
+    const result = await runCliForTest(['sitemap', 'parse', '-r', server.url('/wide.xml')]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(other.requests, [], 'the child on another origin was not requested');
+    assert.match(result.stderr, /elsewhere\.xml: error: not read: on another origin/);
+    assert.match(result.stderr, /wide\.xml: error: not read: already read in this walk/);
+    assert.match(
+      result.stderr,
+      /wide\.xml:1: warning: 2003 more sitemaps named here are not read: a walk reads at most 1000 \(maxSitemaps\)/,
+    );
+    assert.equal(server.requests.filter((r) => r.path === '/wide.xml').length, 1);
+    assert.match(result.stdout, /\/1\n.*\/2\n/s);
+  });
 
   test('prints one URL a line from a file', needsCases(), async () => {
     const result = await runCliForTest(['sitemap', 'parse', cases('usp-image.xml')]);

@@ -130,7 +130,46 @@ describe('walkSitemaps against a real server on 127.0.0.1', () => {
       // entries are not needed here
     }
     assert.equal(capped.filter((r) => r.skipped === null).length, 2);
-    assert.ok(capped.some((r) => r.skipped?.includes('maxSitemaps')));
+    // The index's children past the room left are counted on the index, not held one by one.
+    const index = capped.find((r) => r.kind === 'index');
+    const notRead = index?.diagnostics.find((d) => d.code === 'max-sitemaps');
+    assert.match(
+      notRead?.message ?? '',
+      /^\d+ more sitemaps? named here (is|are) not read: a walk reads at most 2 \(maxSitemaps\)$/,
+    );
+  });
+
+  test('an index naming far more sitemaps than the walk may read holds only those it may', async () => {
+    const wide = await startTestServer({
+      '/wide.xml': (_, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.write('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+        for (let i = 0; i < 200_000; i++)
+          res.write(`<sitemap><loc>${wide.url(`/s/${i}.xml`)}</loc></sitemap>`);
+        res.end('</sitemapindex>');
+      },
+    });
+    try {
+      const reports: SitemapReport[] = [];
+      for await (const _ of walkSitemaps(wide.url('/wide.xml'), {
+        maxSitemaps: 3,
+        onSitemap: (report) => reports.push(report),
+      })) {
+        // no entries: every child answers 404
+      }
+      // The index and the two children there was room for: one report each, not 200,000.
+      assert.deepEqual(
+        reports.map((r) => r.url),
+        [wide.url('/wide.xml'), wide.url('/s/0.xml'), wide.url('/s/1.xml')],
+      );
+      assert.equal(
+        reports[0]?.diagnostics.find((d) => d.code === 'max-sitemaps')?.message,
+        '199998 more sitemaps named here are not read: a walk reads at most 3 (maxSitemaps)',
+      );
+      assert.equal(wide.requests.length, 3);
+    } finally {
+      await wide.close();
+    }
   });
 
   test('a refused connection is reported, not thrown', async () => {

@@ -180,6 +180,11 @@ export async function* walkSitemapsWith(
   urls: string | Iterable<string>,
   options: WalkSitemapsOptions,
   opener: SitemapOpener,
+  /**
+   * The index `urls` were read from, when the caller read it (the command line reads the
+   * document it was given first): they are its children, held to the same rules and depth.
+   */
+  from?: { readonly url: string; readonly finalUrl: string },
 ): AsyncGenerator<WalkedEntry> {
   // Said once, up front, rather than as the same failure for every sitemap.
   checkTransportOptions(options);
@@ -188,9 +193,13 @@ export async function* walkSitemapsWith(
   const seen = new Set<string>();
   let fetched = 0;
   // A stack of pending sitemaps, reversed so they come off in document order.
-  const stack: Pending[] = [...(typeof urls === 'string' ? [urls] : urls)]
-    .reverse()
-    .map((url) => ({ url, parent: null, parentFinalUrl: null, depth: 0 }));
+  const stack: Pending[] = [...(typeof urls === 'string' ? [urls] : urls)].reverse().map((url) => ({
+    url,
+    parent: from?.url ?? null,
+    parentFinalUrl: from?.finalUrl ?? null,
+    depth: from === undefined ? 0 : 1,
+  }));
+  if (from !== undefined) seen.add(canonical(from.url));
   /** The next sitemap, requested early (see `prefetch`). */
   // Set by requestNext, a closure, which narrowing cannot see: hence the cast.
   let early = null as {
@@ -294,6 +303,10 @@ export async function* walkSitemapsWith(
       });
       let entries = 0;
       const children: string[] = [];
+      // Children past what the walk may still fetch are counted, not held: an index of a
+      // million entries (a few MB gzipped) is otherwise a million pending sitemaps per level.
+      const room = maxSitemaps - fetched;
+      let notHeld = 0;
       const extra: Diagnostic[] = [];
       for await (const batch of reading) {
         entries += batch.length;
@@ -312,9 +325,13 @@ export async function* walkSitemapsWith(
             });
           }
         } else {
-          for (const entry of batch) children.push(entry.loc);
+          for (const entry of batch) {
+            if (children.length < room) children.push(entry.loc);
+            else notHeld++;
+          }
         }
       }
+      if (notHeld > 0) extra.push(notReadDiagnostic(notHeld, maxSitemaps));
       report({
         finalUrl: response.url,
         status: response.status,
@@ -413,6 +430,17 @@ function crossOriginReason(pending: Pending, options: WalkSitemapsOptions): stri
     pending.parentFinalUrl === null ? undefined : URL.parse(pending.parentFinalUrl)?.origin;
   if (origin === parentOrigin || origin === finalOrigin) return null;
   return `on another origin (${origin}) than the index that names it (${finalOrigin ?? parentOrigin}); cross-origin sitemaps are not read (allowCrossOrigin)`;
+}
+
+/** The diagnostic of an index whose last `count` children the walk has no room left to read. */
+export function notReadDiagnostic(count: number, maxSitemaps: number): Diagnostic {
+  return {
+    code: 'max-sitemaps',
+    severity: 'warning',
+    message: `${count} more sitemap${count === 1 ? '' : 's'} named here ${count === 1 ? 'is' : 'are'} not read: a walk reads at most ${maxSitemaps} (maxSitemaps)`,
+    line: 1,
+    column: 1,
+  };
 }
 
 /** A report for `pending`: nothing fetched unless `fields` say otherwise. */

@@ -1,19 +1,22 @@
 import type { Diagnostic } from '../../shared/diagnostic.ts';
 import { printable } from '../../shared/printable.ts';
-import {
-  type SitemapEntry,
-  type SitemapReport,
-  type SitemapUrl,
-  walkSitemaps,
-} from '../../sitemap/index.ts';
+import type { SitemapEntry, SitemapReport, SitemapUrl } from '../../sitemap/index.ts';
+import { notReadDiagnostic, walkSitemapsWith } from '../../sitemap/walk-sitemaps.ts';
 import { oneSource, parseCommandArgs } from '../internal/args.ts';
 import { diagnosticText } from '../internal/diagnostic-output.ts';
 import { jsonLine } from '../internal/json-line.ts';
-import { cutReadHint, maxBytesOption, openSitemapSource } from '../internal/open-sitemap-url.ts';
+import {
+  cliSitemapOpener,
+  cutReadHint,
+  maxBytesOption,
+  openSitemapSource,
+} from '../internal/open-sitemap-url.ts';
 import { SitemapStats } from '../internal/sitemap-stats.ts';
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_PROBLEMS } from '../io.ts';
 
 const NAME = 'waymark sitemap parse';
+/** Sitemaps a walk reads at most (walkSitemaps' default), the first document's children included. */
+const MAX_SITEMAPS = 1000;
 
 const HELP = `Read a sitemap (URL set, index, gzip, plain text, RSS or Atom) and print its URLs.
 
@@ -79,8 +82,10 @@ export const sitemapParse: CliCommand = {
       report(r.finalUrl ?? r.url, r.diagnostics);
     };
 
-    // Read the given document first, whatever it is; an index's children are walked after.
+    // Read the given document first, whatever it is; an index's children are walked after,
+    // as many as a walk reads (the rest counted, not held).
     const children: string[] = [];
+    let notHeld = 0;
     const { name, failedStatus, reading } = await openSitemapSource(
       source,
       io,
@@ -92,22 +97,31 @@ export const sitemapParse: CliCommand = {
       return EXIT_PROBLEMS;
     }
     for await (const entry of reading) {
-      if (reading.kind === 'index' && values.recursive) children.push(entry.loc);
-      else print(entry, values.recursive ? name : null);
+      if (reading.kind !== 'index' || !values.recursive)
+        print(entry, values.recursive ? name : null);
+      else if (children.length < MAX_SITEMAPS) children.push(entry.loc);
+      else notHeld++;
     }
-    stats?.document(reading.kind, reading.diagnostics);
-    report(name, reading.diagnostics);
+    const diagnostics =
+      notHeld > 0
+        ? [...reading.diagnostics, notReadDiagnostic(notHeld, MAX_SITEMAPS)]
+        : reading.diagnostics;
+    stats?.document(reading.kind, diagnostics);
+    report(name, diagnostics);
 
     if (children.length > 0) {
       // One cap for every document, as for the first; the reader cancels a download at it.
-      const caps = { maxBytes, maxDownloadBytes: Number.MAX_SAFE_INTEGER };
-      for await (const { sitemap, entry } of walkSitemaps(children, {
-        userAgent,
-        onSitemap,
-        ...caps,
-      })) {
-        print(entry as SitemapUrl, sitemap);
-      }
+      const caps = { maxBytes, maxDownloadBytes: 2 * maxBytes + 1024 * 1024 };
+      // Fetched, the first document is the index its children belong to: the walk holds them
+      // to its origin (a child elsewhere is not read) and counts them against maxSitemaps.
+      const from = /^https?:\/\//i.test(source) ? { url: source, finalUrl: name } : undefined;
+      const walk = walkSitemapsWith(
+        children,
+        { userAgent, onSitemap, maxSitemaps: MAX_SITEMAPS, ...caps },
+        cliSitemapOpener,
+        from,
+      );
+      for await (const { sitemap, entry } of walk) print(entry as SitemapUrl, sitemap);
     }
     if (stats !== null) io.stdout(values.json ? jsonLine(stats.toJSON()) : stats.format());
     return failed ? EXIT_PROBLEMS : EXIT_OK;

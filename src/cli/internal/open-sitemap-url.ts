@@ -8,6 +8,7 @@ import {
   type SitemapReading,
 } from '../../sitemap/index.ts';
 import { parseSitemapFile } from '../../sitemap/node.ts';
+import type { SitemapOpener } from '../../sitemap/walk-sitemaps.ts';
 import type { CliIo } from '../io.ts';
 import { usageError } from './args.ts';
 import { displayName, openInput } from './input.ts';
@@ -93,6 +94,30 @@ export async function openSitemapSource(
     reading: parseSitemap(response.body, options),
   };
 }
+
+/**
+ * The requests of a walk the command line makes (`sitemap parse -r`), over the same transport
+ * as the first document: a compressed child cut short fails rather than reading short.
+ */
+export const cliSitemapOpener: SitemapOpener = async (url, request) => {
+  const [{ openRequest }, { DEFAULT_FETCH_LIMITS }] = await Promise.all([
+    import('../../http/internal/open-request.ts'),
+    import('../../http/fetch-with-limits.ts'),
+  ]);
+  const response = await openRequest(url, {
+    ...request,
+    fetch: undefined,
+    maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
+    followRedirects: true,
+  });
+  return {
+    url: response.url,
+    status: response.status,
+    contentType: response.header('content-type'),
+    body: response.body,
+    cancel: () => response.cancel(),
+  };
+};
 
 /**
  * The line that tells how to read further when `name` was cut at the read cap, or null when
