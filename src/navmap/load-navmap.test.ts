@@ -211,6 +211,52 @@ describe('loadNavmap: never fetches an unnamed location', () => {
   });
 });
 
+describe("the caller's credentials go to the page's origin only", () => {
+  test('a sitemap and externals on other origins get no cookie or Authorization', async () => {
+    const elsewhere = await serve({
+      '/map.xml': {
+        headers: XML,
+        body: doc('<item name="A"><external xlink:href="more.xml"/></item>'),
+      },
+      '/more.xml': { headers: XML, body: doc('<item name="B"/>') },
+    });
+    const site = await serve({
+      '/page': {
+        headers: { ...HTML, 'X-Standard-Sitemap-Location': elsewhere.url('/map.xml') },
+        body: '',
+      },
+      '/own.xml': {
+        headers: XML,
+        body: doc(`<item name="O"><external xlink:href="${elsewhere.url('/more.xml')}"/></item>`),
+      },
+    });
+    const headers = { cookie: 'sid=secret', authorization: 'Bearer secret', 'x-note': 'kept' };
+    const loaded = await loadNavmap(site.url('/page'), { headers });
+    assert.equal(loaded.tree?.root?.children.length, 1);
+    await loadNavmapFile(site.url('/own.xml'), { headers });
+    assert.deepEqual(
+      site.requests.map((r) => [r.path, r.headers.cookie, r.headers.authorization]),
+      [
+        ['/page', 'sid=secret', 'Bearer secret'],
+        ['/own.xml', 'sid=secret', 'Bearer secret'],
+      ],
+    );
+    assert.deepEqual(
+      elsewhere.requests.map((r) => [
+        r.path,
+        r.headers.cookie,
+        r.headers.authorization,
+        r.headers['x-note'],
+      ]),
+      [
+        ['/map.xml', undefined, undefined, 'kept'],
+        ['/more.xml', undefined, undefined, 'kept'],
+        ['/more.xml', undefined, undefined, 'kept'],
+      ],
+    );
+  });
+});
+
 describe('loadNavmapFile: externals across files', () => {
   test('by #id and whole files, each file fetched once, unreached roles left out', async () => {
     const server = await serve({

@@ -6,6 +6,7 @@ import {
 } from '../http/index.ts';
 import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import { isWaymarkError, WaymarkError } from '../shared/waymark-error.ts';
+import { originOf } from '../url/index.ts';
 import {
   type DiscoverNavmapOptions,
   explainNavmapDiscovery,
@@ -30,7 +31,8 @@ export interface LoadNavmapFileOptions {
   readonly acceptEncoding?: string;
   /**
    * More request headers sent with every request (a cookie, if the caller's policy sends
-   * one). `Accept` here is ignored: each request sets its own.
+   * one). `Accept` here is ignored: each request sets its own. `cookie`, `authorization`
+   * and `proxy-authorization` go only to the origin of the page (or of the file given).
    */
   readonly headers?: Readonly<Record<string, string>>;
   /** Time cap per file, in milliseconds. Default 15,000. */
@@ -111,7 +113,9 @@ export async function loadNavmap(
   }
   options.signal?.throwIfAborted();
   const location = discovery.location;
-  const tree = location === null ? null : await loadNavmapFile(location.url, options);
+  // The caller's credentials were for the page's site: its sitemap and externals elsewhere,
+  // which the page (hostile, perhaps) names, do not get them.
+  const tree = location === null ? null : await loadTree(location.url, options, originOf(pageUrl));
   return { page: { url: page.url, status: page.status }, discovery, location, tree };
 }
 
@@ -135,13 +139,29 @@ export async function loadNavmapFile(
     readonly charset?: string;
   } = {},
 ): Promise<NavmapTree> {
+  return loadTree(url, options, originOf(url));
+}
+
+/**
+ * {@link loadNavmapFile}, sending the caller's credential header fields (`authorization`,
+ * `cookie`, `proxy-authorization`) only to `credentialOrigin`: an `external` reference may
+ * name any host.
+ */
+async function loadTree(
+  url: string,
+  options: LoadNavmapFileOptions & {
+    readonly body?: Uint8Array | string;
+    readonly charset?: string;
+  },
+  credentialOrigin: string | null,
+): Promise<NavmapTree> {
   const rootUrl = documentUrl(url);
   const { maxNodes, maxFiles } = checkOptions(options);
   const files = new Map<string, NavmapFile>();
   let fetched = 0;
   if (options.body === undefined) {
     fetched++;
-    files.set(rootUrl, await fetchFile(rootUrl, options));
+    files.set(rootUrl, await fetchFile(rootUrl, options, credentialOrigin));
   } else {
     files.set(rootUrl, readNavmapDocument(options.body, rootUrl, options.charset));
   }
@@ -162,7 +182,7 @@ export async function loadNavmapFile(
         continue;
       }
       fetched++;
-      const file = await fetchFile(next, options);
+      const file = await fetchFile(next, options, credentialOrigin);
       files.set(next, file);
       if (!('failed' in file) && file.url !== next && !files.has(file.url))
         files.set(file.url, file);
@@ -171,13 +191,18 @@ export async function loadNavmapFile(
 }
 
 /** One sitemap file, fetched and read; a failure is a value. */
-async function fetchFile(url: string, options: LoadNavmapFileOptions): Promise<NavmapFile> {
+async function fetchFile(
+  url: string,
+  options: LoadNavmapFileOptions,
+  credentialOrigin: string | null,
+): Promise<NavmapFile> {
+  const headers = requestHeaders(options, NAVMAP_ACCEPT);
+  if (originOf(url) !== credentialOrigin) {
+    for (const name of CREDENTIAL_FIELDS) headers.delete(name);
+  }
   let response: Awaited<ReturnType<typeof fetchWithLimits>>;
   try {
-    response = await fetchWithLimits(url, {
-      ...limitsOf(options),
-      headers: requestHeaders(options, NAVMAP_ACCEPT),
-    });
+    response = await fetchWithLimits(url, { ...limitsOf(options), headers });
   } catch (error) {
     options.signal?.throwIfAborted();
     if (isWaymarkError(error)) return { failed: error.message };
@@ -247,6 +272,9 @@ function limitsOf(options: LoadNavmapFileOptions) {
     ...(options.blockPrivateAddresses === true ? { blockPrivateAddresses: true } : {}),
   };
 }
+
+/** The fields a redirect off the origin drops too (see `fetchWithLimits`). */
+const CREDENTIAL_FIELDS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** The same headers for every request; only `Accept` differs. */
 function requestHeaders(options: LoadNavmapFileOptions, accept: string): Headers {
