@@ -56,6 +56,23 @@ describe('toNodeListener with the site handler on 127.0.0.1', () => {
     assert.ok(xml.endsWith('</urlset>\n'));
   });
 
+  test('an absolute-form target cannot pick the scheme of published URLs', async () => {
+    const answer = await raw(
+      port,
+      `GET https://127.0.0.1:${port}/robots.txt HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.match(answer, new RegExp(`\nSitemap: http://127\\.0\\.0\\.1:${port}/sitemap\\.xml\n`));
+    assert.doesNotMatch(answer, /https:/);
+  });
+
+  test('a request without a Host header (HTTP/1.0) gets 400, not an invented localhost', async () => {
+    const answer = await raw(port, 'GET /robots.txt HTTP/1.0\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.[01] 400 /);
+    assert.doesNotMatch(answer, /localhost|no-host\.invalid/);
+    assert.match(answer, /no Host header/);
+  });
+
   test('HEAD sends the headers of GET and no body', async () => {
     const get = await fetch(`http://127.0.0.1:${port}/sitemap.xml`);
     const length = (await get.arrayBuffer()).byteLength;

@@ -4,6 +4,7 @@ import { type Answer, isResponse } from './internal/answer.ts';
 import { BufferPool } from './internal/buffer-pool.ts';
 import { type ChunkSource, takeChunkSource, takeText } from './internal/chunked-body.ts';
 import { RawHeaders, RESPOND_LIGHT, type RespondLight } from './internal/light-request.ts';
+import { NO_HOST } from './internal/request-origin.ts';
 import { CHUNK_BYTES } from './internal/sitemap-chunks.ts';
 
 /** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
@@ -69,16 +70,23 @@ export function toNodeListener(
   };
 }
 
+/** The path and query of an absolute-form request target, or `/`. */
+function pathOf(target: string): string {
+  const url = URL.parse(target);
+  return url === null ? '/' : `${url.pathname}${url.search}`;
+}
+
 async function serve(
   handler: FetchHandler,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  // The scheme is the connection's, whatever the request line says: an absolute-form target
+  // (`GET https://host/robots.txt`) must not make a plain-HTTP server publish https URLs.
   const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
-  const target = req.url ?? '/';
-  const url = target.startsWith('/')
-    ? `${scheme}://localhost${target}`
-    : (URL.parse(target)?.href ?? `${scheme}://localhost/`);
+  const requested = req.url ?? '/';
+  const target = requested.startsWith('/') ? requested : pathOf(requested);
+  const url = `${scheme}://${NO_HOST}${target}`;
   const method = req.method ?? 'GET';
   const light = (handler as { [RESPOND_LIGHT]?: RespondLight })[RESPOND_LIGHT];
   if (light !== undefined && (method === 'GET' || method === 'HEAD') && target.startsWith('/')) {

@@ -5,6 +5,13 @@ export type RequestOrigin =
   | { readonly ok: true; readonly origin: string }
   | { readonly ok: false; readonly message: string };
 
+/**
+ * The host of the URL `toNodeListener` builds for a request (`.invalid` is reserved, RFC 2606:
+ * no real request names it): the host comes from the `Host` header, and a request without
+ * one (HTTP/1.0) has none, rather than an invented `localhost` in every published URL.
+ */
+export const NO_HOST = 'no-host.invalid';
+
 /** Longest Host accepted: a 253-character DNS name, `:`, a port. */
 const MAX_HOST_LENGTH = 260;
 
@@ -39,7 +46,7 @@ export function requestOrigin(
   if (policy.origin !== null) return { ok: true, origin: policy.origin };
   if (url === null) return { ok: false, message: 'the request URL is not absolute' };
   let scheme = url.protocol.slice(0, -1);
-  let host = request.headers.get('host') ?? url.host;
+  let host = request.headers.get('host') ?? (url.hostname === NO_HOST ? null : url.host);
   if (policy.trustProxy) {
     const forwarded = request.headers.get('forwarded');
     const element = forwarded === null ? {} : parseForwarded(lastOf(forwarded));
@@ -59,6 +66,7 @@ export function requestOrigin(
       message: `the scheme ${JSON.stringify(scheme.slice(0, 20))} is not http or https`,
     };
   }
+  if (host === null) return { ok: false, message: 'the request has no Host header' };
   return authorityOrigin(scheme, host);
 }
 
