@@ -17,7 +17,7 @@ import { robotsBody } from './internal/robots-body.ts';
 import type { SiteDiagnostic } from './internal/site-index.ts';
 import { type SiteState, SiteStateKeeper } from './internal/site-state.ts';
 import { SitemapPartChunks } from './internal/sitemap-chunks.ts';
-import { originPiece, sitemapLayout } from './internal/sitemap-lines.ts';
+import { originPiece, sitemapCounts, sitemapLayout } from './internal/sitemap-lines.ts';
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
@@ -177,8 +177,6 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     const piece = originPiece(origin.origin);
     if (piece === null)
       return plainAnswer(400, 'Bad request: the host cannot be written in a sitemap\n', head);
-    const layout = sitemapLayout(state.lines, piece, state.config);
-    const split = layout.parts.length > 1;
     const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
     const validates = (since: number): boolean => state.lastModified.validates(since);
     const headers: Record<string, string> = {
@@ -194,12 +192,16 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     if (route === 'robots') {
       headers['content-type'] = 'text/plain; charset=utf-8';
       if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
+      // Counts only: a robots.txt under a new Host length must not lay out every entry.
+      const counts = sitemapCounts(state.lines, piece, state.config);
       const sitemapUrl =
-        layout.urls === 0
+        counts.urls === 0
           ? null
-          : `${origin.origin}${split ? '/sitemap_index.xml' : '/sitemap.xml'}`;
+          : `${origin.origin}${counts.parts > 1 ? '/sitemap_index.xml' : '/sitemap.xml'}`;
       return body(robotsBody(state.robots, sitemapUrl, state.reserved), headers, head);
     }
+    const layout = sitemapLayout(state.lines, piece, state.config);
+    const split = layout.parts.length > 1;
     headers['content-type'] = 'application/xml; charset=utf-8';
     let partNumber = 0;
     // The schema wants at least one <url>: with nothing listed there is no sitemap.

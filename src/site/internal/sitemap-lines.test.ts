@@ -13,6 +13,7 @@ import {
   newRestMemo,
   originPiece,
   type SitemapLines,
+  sitemapCounts,
   sitemapLayout,
   w3cSeconds,
 } from './sitemap-lines.ts';
@@ -167,6 +168,43 @@ test('rebuilds through the memo equal builds from scratch over random rounds', (
     assert.deepEqual(again.pathLengths, fresh.pathLengths);
     assert.deepEqual(again.lastModified, fresh.lastModified);
   }
+});
+
+describe('layouts and counts per origin length', () => {
+  // Origins of ten lengths: under the long ones the LONG entries are left out.
+  const origins = Array.from({ length: 10 }, (_, i) => `https://${'h'.repeat(3 + i * 9)}.example`);
+  const limits = { maxUrls: 4_000, maxBytes: 50 * 1024 * 1024 };
+
+  test("counts (all robots.txt needs) are the layout's, made without laying anything out", () => {
+    const lines = buildSitemapLines(entries, newRestMemo());
+    for (const origin of origins) {
+      const piece = originPiece(origin) as string;
+      const counts = sitemapCounts(lines, piece, limits);
+      assert.equal(lines.layouts.size, 0, 'no layout for a count');
+      const layout = sitemapLayout(buildSitemapLines(entries, newRestMemo()), piece, limits);
+      assert.deepEqual(counts, { urls: layout.urls, parts: layout.parts.length }, origin);
+    }
+    assert.ok(
+      new Set(origins.map((o) => sitemapCounts(lines, originPiece(o) as string, limits).urls))
+        .size > 1,
+    );
+    assert.equal(lines.counts.size, origins.length);
+  });
+
+  test('past four layouts the least recently used goes, not all of them', () => {
+    const lines = buildSitemapLines(entries, newRestMemo());
+    const layout = (origin: string) => sitemapLayout(lines, originPiece(origin) as string, limits);
+    const [a, b, c, d, e] = origins as [string, string, string, string, string];
+    const first = layout(a);
+    for (const origin of [b, c, d]) layout(origin);
+    assert.equal(layout(a), first, 'kept, and now the most recent');
+    layout(e);
+    assert.equal(lines.layouts.size, 4);
+    assert.equal(layout(a), first, 'a was used after b: b went');
+    assert.equal(lines.layouts.size, 4);
+    const keys = [...lines.layouts.keys()];
+    assert.ok(!keys.includes(Buffer.byteLength(originPiece(b) as string)));
+  });
 });
 
 describe('what the site handler writes of each page', () => {

@@ -32,8 +32,17 @@ export interface SitemapLines {
   readonly pathLengths: Uint32Array;
   /** Per entry, epoch ms. */
   readonly lastModified: Float64Array;
-  /** Part layouts, by the byte length of the origin piece. */
+  /** Part layouts, by the byte length of the origin piece, least recently used first. */
   readonly layouts: Map<number, SitemapLayout>;
+  /** What robots.txt needs of a layout, by the same key: no bytes, so kept for many more. */
+  readonly counts: Map<number, SitemapCounts>;
+}
+
+/** Whether there is a sitemap for an origin length, and whether it is split. */
+export interface SitemapCounts {
+  /** URLs in all parts together (0: there is no sitemap to serve). */
+  readonly urls: number;
+  readonly parts: number;
 }
 
 /** How the entries split into documents for one origin length. */
@@ -72,6 +81,8 @@ const MIN_LOC = 12;
 const MAX_LOC = 2048;
 /** Layouts kept per lines (each holds its entries spaced out, megabytes for a large root). */
 const MAX_LAYOUTS = 4;
+/** Counts kept per lines: a few numbers each. */
+const MAX_COUNTS = 256;
 
 /**
  * A memo of rests, so a change rewrites only what changed: the previous lines' own arrays
@@ -206,6 +217,7 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
     pathLengths,
     lastModified,
     layouts: new Map(),
+    counts: new Map(),
   };
 }
 
@@ -251,7 +263,11 @@ function writeOriginPiece(origin: string): string | null {
   }
 }
 
-/** The parts for this origin piece: computed once per origin length and kept. */
+/**
+ * The parts for this origin piece: computed once per origin length and kept, the least
+ * recently used evicted past {@link MAX_LAYOUTS} (a site is served under a handful of
+ * origins; hostile Host headers of many lengths cost their own requests, not the cache).
+ */
 export function sitemapLayout(
   lines: SitemapLines,
   piece: string,
@@ -259,7 +275,65 @@ export function sitemapLayout(
 ): SitemapLayout {
   const pieceBytes = utf8Length(piece);
   const known = lines.layouts.get(pieceBytes);
+  if (known !== undefined) {
+    lines.layouts.delete(pieceBytes);
+    lines.layouts.set(pieceBytes, known);
+    return known;
+  }
+  const n = lines.pathLengths.length;
+  const spacedAt = new Uint32Array(n + 1);
+  const { parts, skipped, spacedBytes } = planParts(lines, piece, limits, spacedAt);
+  const offsets = lines.restOffsets;
+  // Zeroed: the gaps stay zeros (each response fills its own copy), never stale memory.
+  const spaced = Buffer.alloc(spacedBytes);
+  for (let i = 0; i < n; i++) {
+    const at = spacedAt[i] as number;
+    if (at === spacedAt[i + 1]) continue;
+    lines.restBytes.copy(spaced, at + pieceBytes, offsets[i] as number, offsets[i + 1] as number);
+  }
+  const layout: SitemapLayout = { parts, urls: n - skipped.size, skipped, spaced, spacedAt };
+  if (lines.layouts.size >= MAX_LAYOUTS) {
+    lines.layouts.delete(lines.layouts.keys().next().value as number);
+  }
+  lines.layouts.set(pieceBytes, layout);
+  return layout;
+}
+
+/**
+ * What robots.txt needs for this origin piece (is there a sitemap, is it an index), without
+ * laying the entries out: a request for robots.txt under a new Host length costs one pass
+ * over the entries' lengths, never a copy of their bytes.
+ */
+export function sitemapCounts(
+  lines: SitemapLines,
+  piece: string,
+  limits: { readonly maxUrls: number; readonly maxBytes: number },
+): SitemapCounts {
+  const pieceBytes = utf8Length(piece);
+  const layout = lines.layouts.get(pieceBytes);
+  if (layout !== undefined) return { urls: layout.urls, parts: layout.parts.length };
+  const known = lines.counts.get(pieceBytes);
   if (known !== undefined) return known;
+  const { parts, skipped } = planParts(lines, piece, limits, null);
+  const counts = { urls: lines.pathLengths.length - skipped.size, parts: parts.length };
+  if (lines.counts.size >= MAX_COUNTS)
+    lines.counts.delete(lines.counts.keys().next().value as number);
+  lines.counts.set(pieceBytes, counts);
+  return counts;
+}
+
+/**
+ * How the entries split into parts under this origin piece, which are left out (a URL the
+ * protocol's bounds refuse with this origin), and, when `spacedAt` is given, where each
+ * entry's gap starts in the spaced bytes.
+ */
+function planParts(
+  lines: SitemapLines,
+  piece: string,
+  limits: { readonly maxUrls: number; readonly maxBytes: number },
+  spacedAt: Uint32Array | null,
+): { parts: SitemapPart[]; skipped: Set<number>; spacedBytes: number } {
+  const pieceBytes = utf8Length(piece);
   const originLength = piece.length - URL_OPEN.length;
   const frame = lines.headBytes.length + lines.tailBytes.length;
   const parts: SitemapPart[] = [];
@@ -270,10 +344,9 @@ export function sitemapLayout(
   let newest = 0;
   const n = lines.pathLengths.length;
   const offsets = lines.restOffsets;
-  const spacedAt = new Uint32Array(n + 1);
   let spacedBytes = 0;
   for (let i = 0; i < n; i++) {
-    spacedAt[i] = spacedBytes;
+    if (spacedAt !== null) spacedAt[i] = spacedBytes;
     const loc = originLength + (lines.pathLengths[i] ?? 0);
     const size = pieceBytes + (offsets[i + 1] ?? 0) - (offsets[i] ?? 0);
     if (loc < MIN_LOC || loc > MAX_LOC || frame + size > limits.maxBytes) {
@@ -292,20 +365,9 @@ export function sitemapLayout(
     bytes += size;
     newest = Math.max(newest, lines.lastModified[i] ?? 0);
   }
-  spacedAt[n] = spacedBytes;
+  if (spacedAt !== null) spacedAt[n] = spacedBytes;
   if (count > 0 || parts.length === 0) parts.push({ start, end: n, bytes, lastModified: newest });
-  // Zeroed: the gaps stay zeros (each response fills its own copy), never stale memory.
-  const spaced = Buffer.alloc(spacedBytes);
-  for (let i = 0; i < n; i++) {
-    const at = spacedAt[i] as number;
-    if (at === spacedAt[i + 1]) continue;
-    lines.restBytes.copy(spaced, at + pieceBytes, offsets[i] as number, offsets[i + 1] as number);
-  }
-  const layout: SitemapLayout = { parts, urls: n - skipped.size, skipped, spaced, spacedAt };
-  // A handful of origins serve a site; do not let hostile Host headers grow this.
-  if (lines.layouts.size >= MAX_LAYOUTS) lines.layouts.clear();
-  lines.layouts.set(pieceBytes, layout);
-  return layout;
+  return { parts, skipped, spacedBytes };
 }
 
 /** `2024-05-01T10:00:00Z`: W3C Datetime to the second. */
