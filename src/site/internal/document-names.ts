@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { MAX_MARKDOWN_BYTES, readText } from './document-text.ts';
 import { displayText, firstHeading } from './first-heading.ts';
 import { splitFrontMatter } from './front-matter.ts';
-import type { ListedDocument } from './listing-page.ts';
+import { type ListedDocument, renderListingPage } from './listing-page.ts';
 import { openDocument } from './open-document.ts';
 import { MARKDOWN_EXTENSION, type PageMeta } from './page-record.ts';
 import type { SiteEntry } from './site-index.ts';
@@ -29,32 +29,68 @@ export function fileName(path: string): string {
  * is named by its file name this time and read again next time.
  */
 export class DocumentNames {
-  readonly #headings = new WeakMap<PageMeta, Promise<string | null>>();
+  readonly #headings = new WeakMap<PageMeta, Promise<string | null | undefined>>();
+  /** The listing's page for one state (by its serial): it depends on nothing in a request. */
+  #page: { readonly serial: number; readonly html: Promise<string> } | null = null;
 
-  /** The listed documents of an index, named. */
-  async listing(root: string, entries: readonly SiteEntry[]): Promise<ListedDocument[]> {
-    const named: ListedDocument[] = [];
+  /**
+   * The listing at `/` as a page, made once per state: a root of 100,000 documents takes
+   * a second of CPU to name and render, which must not be spent per request on the thread
+   * that answers robots.txt. A listing that could not read every heading is made again by
+   * the next request.
+   */
+  listingPage(root: string, entries: readonly SiteEntry[], serial: number): Promise<string> {
+    if (this.#page?.serial === serial) return this.#page.html;
+    const page = {
+      serial,
+      html: this.listing(root, entries).then(({ documents, complete }) => {
+        if (!complete && this.#page === page) this.#page = null;
+        return renderListingPage(documents);
+      }),
+    };
+    page.html.catch(() => {
+      if (this.#page === page) this.#page = null;
+    });
+    this.#page = page;
+    return page.html;
+  }
+
+  /**
+   * The listed documents of an index, named; `complete` is false when a heading could not
+   * be read (that document is named by its file name this time).
+   */
+  async listing(
+    root: string,
+    entries: readonly SiteEntry[],
+  ): Promise<{ documents: ListedDocument[]; complete: boolean }> {
+    const documents: ListedDocument[] = [];
+    let complete = true;
     const queue = [...entries];
     await drainQueue(queue, READERS, async (entry) => {
       const { page } = entry;
       const title = page.title === null ? '' : displayText(page.title);
-      const name = title || (await this.#heading(root, page)) || fileName(page.path);
-      named.push({ path: page.path, href: entry.canonicalPath, title: name });
+      let name = title;
+      if (name === '') {
+        const heading = await this.#heading(root, page);
+        if (heading === undefined) complete = false;
+        name = heading || fileName(page.path);
+      }
+      documents.push({ path: page.path, href: entry.canonicalPath, title: name });
     });
-    return named;
+    return { documents, complete };
   }
 
-  #heading(root: string, page: PageMeta): Promise<string | null> {
+  #heading(root: string, page: PageMeta): Promise<string | null | undefined> {
     let known = this.#headings.get(page);
     if (known === undefined) {
       known = readHeading(root, page).then(
         (heading) => {
           if (heading === undefined) this.#headings.delete(page);
-          return heading ?? null;
+          return heading;
         },
         () => {
           this.#headings.delete(page);
-          return null;
+          return undefined;
         },
       );
       this.#headings.set(page, known);

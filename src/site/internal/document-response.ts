@@ -5,7 +5,6 @@ import { documentContentUsage } from './content-usage-value.ts';
 import { type DocumentNames, fileName } from './document-names.ts';
 import { MAX_MARKDOWN_BYTES, readText } from './document-text.ts';
 import { displayText } from './first-heading.ts';
-import { renderListingPage } from './listing-page.ts';
 import { type OpenedDocument, openDocument } from './open-document.ts';
 import { plainResponse } from './plain-response.ts';
 import { assemblePage } from './render-markdown.ts';
@@ -30,8 +29,8 @@ export async function documentResponse(
   head: boolean,
 ): Promise<Response> {
   if (path === '/') {
-    const listed = await names.listing(state.root, state.index.listed);
-    return html(renderListingPage(listed), head, { 'x-robots-tag': 'noindex' });
+    const page = await names.listingPage(state.root, state.index.listed, state.serial);
+    return html(page, head, { 'x-robots-tag': 'noindex' });
   }
   const entry = state.index.byUrlPath.get(path);
   if (entry === undefined) {
