@@ -302,6 +302,29 @@ describe('the root waymark.site.yaml is followed live', () => {
   });
 });
 
+describe('a Markdown document too large to render', () => {
+  test('is not listed (it would answer 404), and says why', async () => {
+    const root = makeContentRoot({ 'small.md': '# Small\n' });
+    writeFileSync(root.path('huge.md'), `# Huge\n${'a'.repeat(9 * 1024 * 1024)}\n`);
+    const handler = createSiteHandler({ root: root.dir, serveDocuments: true });
+    try {
+      const xml = await (await handler(siteRequest('/sitemap.xml'))).text();
+      assert.deepEqual(locs(xml), [`https://example.com/id/${idOf('small.md')}`]);
+      assert.equal((await handler(siteRequest(`/id/${idOf('huge.md')}`))).status, 404);
+      const listing = await (await handler(siteRequest('/'))).text();
+      assert.doesNotMatch(listing, /Huge|huge/);
+      const diagnostics = await handler.diagnostics();
+      assert.deepEqual(
+        diagnostics.map((d) => [d.path, d.file, d.code, d.severity]),
+        [['huge.md', 'huge.md', 'document-too-large', 'warning']],
+      );
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+});
+
 describe('a root with nothing to list', () => {
   test('no sitemap (404) and no Sitemap: line, until a page is listed, and again after', async (t) => {
     const root = makeContentRoot({

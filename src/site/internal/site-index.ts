@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../shared/diagnostic.ts';
 import type { ReservedPaths } from '../reserved-paths.ts';
 import type { SiteConfig } from '../site-config.ts';
 import { type AliasValidation, validateAlias } from '../validate-alias.ts';
+import { MAX_MARKDOWN_BYTES } from './document-text.ts';
 import { type PageMeta, SIDECAR_SUFFIX } from './page-record.ts';
 import type { PageAccess } from './sidecar.ts';
 
@@ -131,12 +132,26 @@ export function buildSiteIndex(
     // V8's scavenger would have dropped the node (measured: ~1.2 MB more kept after the
     // first response).
     const idPath = ['/id/', page.id, slash].join('');
+    const indexable = page.access === 'public' && page.markdown && !page.noindex;
+    // Not rendered (it answers 404), so not listed: every URL a sitemap lists resolves.
+    const tooLarge = indexable && page.size > MAX_MARKDOWN_BYTES;
+    if (tooLarge) {
+      diagnostics.push({
+        path: page.path,
+        file: page.path,
+        code: 'document-too-large',
+        severity: 'warning',
+        message: `a Markdown document over ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB is not rendered (404), so it is not listed`,
+        line: 1,
+        column: 1,
+      });
+    }
     const entry: SiteEntry = {
       page,
       idPath,
       aliasPath,
       canonicalPath: aliasPath ?? idPath,
-      listed: page.access === 'public' && page.markdown && !page.noindex,
+      listed: indexable && !tooLarge,
     };
     routable.push(entry);
     if (entry.listed) listed.push(entry);
