@@ -193,3 +193,32 @@ test('a caller-supplied crawl state (the CrawlState interface) is used and close
     await server.close();
   }
 });
+
+test('a chain of canonicals is a step deeper each, so --max-depth cuts it as it cuts links', async () => {
+  // Every /c?n=k says its canonical is /c?n=k+1: a trap that stayed at the start's depth.
+  const server = await startTestServer({
+    '/robots.txt': { status: 404 },
+    '*': (req, res) => {
+      const n = Number(/^\/c\?n=(\d+)$/.exec(req.url ?? '')?.[1] ?? Number.NaN);
+      if (Number.isNaN(n)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<html><head><link rel="canonical" href="/c?n=${n + 1}"></head><body>${n}</body></html>`,
+      );
+    },
+  });
+  try {
+    const { summary } = await crawlAll(server.url('/c?n=0'), { maxDepth: 2, maxPages: 50 });
+    // The start (depth 0), its canonical (1) and that one's (2); the next would be depth 3.
+    assert.deepEqual(
+      server.requests.filter((r) => r.path.startsWith('/c')).map((r) => r.path),
+      ['/c?n=0', '/c?n=1', '/c?n=2'],
+    );
+    assert.deepEqual(summary.truncated?.maxDepth, { limit: 2, links: 1 });
+  } finally {
+    await server.close();
+  }
+});

@@ -193,15 +193,20 @@ function html(
   const feeds = options.feeds ? namedFeeds(facts.feeds, context) : [];
   const canonical = facts.canonical === null ? null : context.normalize(facts.canonical);
   if (canonical !== null && canonical !== item.url) {
-    if (context.onSite(canonical) && !found.has(canonical)) {
-      discovered.push({
-        url: canonical,
-        origin: context.originOf(canonical),
-        priority: PRIORITY_LINK,
-        depth: item.depth,
-        via: item.url,
-        kind: 'page',
-      });
+    // A step deeper, as a link is: a chain of canonicals (`/c?n=1` names `/c?n=2`, ...) is
+    // otherwise a trap that --max-depth never cuts.
+    if (context.onSite(canonical) && !found.has(canonical) && context.passes(canonical)) {
+      if (tooDeep) depthCut++;
+      else {
+        discovered.push({
+          url: canonical,
+          origin: context.originOf(canonical),
+          priority: PRIORITY_LINK,
+          depth,
+          via: item.url,
+          kind: 'page',
+        });
+      }
     }
     return {
       ...skipped(item, 'canonical-elsewhere', outcome.status, canonical, discovered, feeds),
