@@ -21,7 +21,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { CrawlSummary } from '../crawl/index.ts';
 import { startTreeSite } from '../crawl/test-support/tree-site.ts';
-import { startTestServer, type TestServer } from '../http/test-support/test-server.ts';
+import { type Route, startTestServer, type TestServer } from '../http/test-support/test-server.ts';
 import { runCliForTest } from './test-support/run-cli.ts';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'waymark-crawl-trust-'));
@@ -191,6 +191,40 @@ test('a crawl that lists nothing exits 1 and leaves the old sitemap', async () =
     assert.match(result.stderr, /^0 listed in the sitemap$/m);
     assert.match(result.stderr, /^nothing written: .*sitemap\.xml is left as it was$/m);
     assert.equal(fingerprint(join(dir, 'sitemap.xml')), before);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a crawl of a site half down keeps the sitemap already there; a first one is written', async () => {
+  const links = Array.from({ length: 6 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('');
+  const routes: Record<string, Route> = {
+    '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },
+    '/': { headers: { 'content-type': 'text/html' }, body: links },
+  };
+  // Three pages reset the connection, three answer 500: six failed, one listed.
+  for (let i = 0; i < 3; i++) routes[`/p${i}`] = (req) => req.socket.destroy();
+  for (let i = 3; i < 6; i++) routes[`/p${i}`] = { status: 500 };
+  const server = await startTestServer(routes);
+  const dir = freshDir();
+  const out = join(dir, 'sitemap.xml');
+  const args = ['crawl', server.url('/'), '--out', out, '--rate', '0', '--timeout', '2s'];
+  try {
+    writeFileSync(out, GOOD);
+    const before = fingerprint(out);
+    const kept = await runCliForTest(args);
+    assert.equal(kept.code, 1, kept.stderr);
+    assert.match(
+      kept.stderr,
+      /^6 pages failed \(network errors, timeouts, 5xx\) and 1 were listed: .* the old one stays/m,
+    );
+    assert.match(kept.stderr, /^nothing written: .*sitemap\.xml is left as it was$/m);
+    assert.equal(fingerprint(out), before);
+
+    rmSync(out);
+    const first = await runCliForTest(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(readFileSync(out, 'utf8'), new RegExp(`<loc>${server.url('/')}</loc>`));
   } finally {
     await server.close();
   }

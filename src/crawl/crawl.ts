@@ -19,6 +19,12 @@ export interface CrawlRunOptions extends CrawlOptions {
    */
   readonly write?: (pages: AsyncIterable<SitemapUrl>) => unknown;
   /**
+   * Asked with the summary before `write` is called: false keeps whatever sitemap there was
+   * (the command line says no when more pages failed than were listed and a sitemap is
+   * already there: the sitemap of an outage must not replace a good one). Default: yes.
+   */
+  readonly writeIf?: (summary: CrawlSummary) => boolean;
+  /**
    * Receives the crawl state and the summary once this run is over, before the state is
    * closed (a temporary one is then deleted): the place to read it for the crawl report.
    * Called at the end of every run that was not aborted, also when nothing is listed or the
@@ -125,7 +131,13 @@ async function run(
     };
     // Nothing listed, or stopped part-way: there is no sitemap to write, and the user's
     // old one must stay. (An aborted crawl resumes from its state.)
-    if (options.write && facts.writes && summary.listed > 0 && summary.stoppedBy !== 'aborted') {
+    if (
+      options.write &&
+      facts.writes &&
+      summary.listed > 0 &&
+      summary.stoppedBy !== 'aborted' &&
+      (options.writeIf?.(summary) ?? true)
+    ) {
       await options.write(crawlSitemapPages(state));
     }
     if (options.report && summary.stoppedBy !== 'aborted') {

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CRAWL_DEFAULTS,
   type CrawlRecord,
   type CrawlRunOptions,
   type CrawlState,
+  type CrawlSummary,
   crawl,
 } from '../../crawl/index.ts';
 import { MAX_WORKER_TIMEOUT_MS } from '../../crawl/internal/crawl-defaults.ts';
@@ -214,6 +217,8 @@ export const crawlCommand: CliCommand = {
       let reportWritten = false;
       // The crawl calls write only when it has a sitemap to give (see CrawlRunOptions.write).
       let wroteSitemap = false;
+      /** Why a sitemap with listed pages was not written (an outage), or null. */
+      let withheld: string | null = null;
       const extensions =
         shared?.record != null
           ? storedExtensions(shared.record)
@@ -267,6 +272,10 @@ export const crawlCommand: CliCommand = {
           : { state: shared.state }),
         ...(values.resume ? { resume: true } : {}),
         ...(io.interrupts ? { signal: io.interrupts() } : {}),
+        writeIf: (summary) => {
+          withheld = outageWithheld(summary, values.out, values['out-dir']);
+          return withheld === null;
+        },
         write: async (pages) => {
           wroteSitemap = true;
           written = await writeCrawlOutput(
@@ -321,6 +330,7 @@ export const crawlCommand: CliCommand = {
         ...(reportWritten ? [] : [values.report]),
       ].filter((path) => path !== undefined);
       progress.summary(summary, written, kept);
+      if (withheld !== null) progress.notice(withheld);
       if (reportWritten) progress.notice(`report written: ${printable(values.report ?? '')}`);
       if (summary.stoppedBy === 'aborted') {
         progress.notice(
@@ -336,7 +346,7 @@ export const crawlCommand: CliCommand = {
         );
       }
       if (summary.unreachable !== null) return EXIT_FAILURE;
-      return summary.listed > 0 ? EXIT_OK : EXIT_PROBLEMS;
+      return summary.listed > 0 && withheld === null ? EXIT_OK : EXIT_PROBLEMS;
     } finally {
       await served?.close();
       // The crawl closes its state; this is for a failure before it started.
@@ -344,6 +354,28 @@ export const crawlCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * Why the sitemap is not written though pages were listed, or null: more pages failed
+ * (network errors, timeouts, 5xx) than were listed, and a sitemap is already at the output
+ * place. The sitemap of a site half down lists what happened to answer, and must not
+ * replace a good one; the first sitemap of a place is written all the same.
+ */
+function outageWithheld(
+  summary: CrawlSummary,
+  out: string | undefined,
+  outDir: string | undefined,
+): string | null {
+  const failed = summary.errors + (summary.skipped['server-error'] ?? 0);
+  if (failed <= summary.listed) return null;
+  const existing =
+    out !== undefined
+      ? existsSync(out)
+      : outDir !== undefined &&
+        (existsSync(join(outDir, 'sitemap.xml')) || existsSync(join(outDir, 'sitemap_index.xml')));
+  if (!existing) return null;
+  return `${failed} pages failed (network errors, timeouts, 5xx) and ${summary.listed} were listed: a sitemap of a site this far down would replace a good one, so the old one stays; crawl again when the site answers (with --state, 'waymark crawl export' writes this crawl's sitemap all the same)`;
+}
 
 /**
  * `--state … --crawl …` for a command to type next. A connection string that came from the
