@@ -7,7 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { isWaymarkError } from '../../shared/waymark-error.ts';
-import { HtmlExtractor, MAX_LIST_ITEMS, MAX_TITLE_CHARS, type PageFacts } from './html-extract.ts';
+import {
+  HtmlExtractor,
+  MAX_LIST_ITEMS,
+  MAX_PAGE_EXTRAS,
+  MAX_TITLE_CHARS,
+  type PageFacts,
+} from './html-extract.ts';
 
 // Fixed, so a failure seen once is seen again; fast-check prints the counterexample.
 const SEED = 20_261_122;
@@ -115,12 +121,17 @@ describe('chunk boundaries: whole, byte by byte and random splits give the same 
 });
 
 describe('limits', () => {
-  test(`links and images stop at ${MAX_LIST_ITEMS}, and truncated says so`, () => {
+  test(`links stop at ${MAX_LIST_ITEMS}, images and alternates at ${MAX_PAGE_EXTRAS}; truncated says so`, () => {
     const count = MAX_LIST_ITEMS + 50;
-    const html = Array.from({ length: count }, (_, i) => `<a href="/p/${i}"><img src="/i/${i}">`);
+    const html = Array.from(
+      { length: count },
+      (_, i) =>
+        `<a href="/p/${i}"><img src="/i/${i}"><link rel="alternate" hreflang="x${i}" href="/l/${i}">`,
+    );
     const facts = extract(randomSplits(encoder.encode(html.join('\n')), 1, 65_536));
     assert.equal(facts.links.length, MAX_LIST_ITEMS);
-    assert.equal(facts.images.length, MAX_LIST_ITEMS);
+    assert.equal(facts.images.length, MAX_PAGE_EXTRAS);
+    assert.equal(facts.alternates.length, MAX_PAGE_EXTRAS);
     assert.equal(facts.links.at(-1), `https://example.com/p/${MAX_LIST_ITEMS - 1}`);
     assert.equal(facts.truncated, true);
   });

@@ -28,8 +28,16 @@ import {
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import { memoizedResolver, type UrlOutcome } from './html-urls.ts';
 
-/** Most entries kept per list (distinct links, distinct images, alternates, feeds). */
+/** Most distinct links kept per page. */
 export const MAX_LIST_ITEMS = 10_000;
+
+/**
+ * Most images, hreflang alternates and feeds kept per page: Google reads up to 1,000 images
+ * per page of an image sitemap, and no site has that many languages. Kept with the page's
+ * result and read back for the sitemap, 10,000 alternates of 2 KB each made a crawl of a
+ * hostile site hold gigabytes.
+ */
+export const MAX_PAGE_EXTRAS = 1_000;
 
 /** Most characters of title text read; the rest of a longer (or unclosed) title is dropped. */
 export const MAX_TITLE_CHARS = 4_096;
@@ -222,8 +230,8 @@ export class HtmlExtractor {
   }
 
   /** Room for one more entry in a list of `size`; notes the truncation when there is none. */
-  #room(size: number): boolean {
-    if (size < MAX_LIST_ITEMS) return true;
+  #room(size: number, max = MAX_LIST_ITEMS): boolean {
+    if (size < max) return true;
     this.#truncated = true;
     return false;
   }
@@ -245,7 +253,8 @@ export class HtmlExtractor {
   /** `attributes`: IMG_ATTRIBUTES, i.e. [src, alt, title]. */
   #image(attributes: Values): void {
     const loc = this.#resolve(attributes[0], 'skip');
-    if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size)) return;
+    if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size, MAX_PAGE_EXTRAS))
+      return;
     const title = collapseAscii(attributes[1] ?? '') || collapseAscii(attributes[2] ?? '');
     this.#images.set(loc, title === '' ? { loc } : { loc, title });
   }
@@ -264,10 +273,10 @@ export class HtmlExtractor {
     const href = this.#resolve(attributes[1], 'keep');
     if (href === null) return;
     if (type !== null) {
-      if (!this.#room(this.#feeds.length)) return;
+      if (!this.#room(this.#feeds.length, MAX_PAGE_EXTRAS)) return;
       const title = collapseAscii(attributes[4] ?? '');
       this.#feeds.push(title === '' ? { href, type } : { href, type, title });
-    } else if (this.#room(this.#alternates.length)) {
+    } else if (this.#room(this.#alternates.length, MAX_PAGE_EXTRAS)) {
       this.#alternates.push({ hreflang, href });
     }
   }

@@ -16,6 +16,7 @@ import { WaymarkError } from '../../../shared/waymark-error.ts';
 import {
   type HtmlExtractorOptions,
   MAX_LIST_ITEMS,
+  MAX_PAGE_EXTRAS,
   MAX_TITLE_CHARS,
   type PageFacts,
 } from '../html-extract.ts';
@@ -133,8 +134,8 @@ export class ReferenceHtmlExtractor {
   }
 
   /** Room for one more entry in a list of `size`; notes the truncation when there is none. */
-  #room(size: number): boolean {
-    if (size < MAX_LIST_ITEMS) return true;
+  #room(size: number, max = MAX_LIST_ITEMS): boolean {
+    if (size < max) return true;
     this.#truncated = true;
     return false;
   }
@@ -153,7 +154,8 @@ export class ReferenceHtmlExtractor {
 
   #image(attributes: Attributes): void {
     const loc = this.#resolve(attributes['src'], 'skip');
-    if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size)) return;
+    if (loc === null || this.#images.has(loc) || !this.#room(this.#images.size, MAX_PAGE_EXTRAS))
+      return;
     const title =
       collapseAscii(attributes['alt'] ?? '') || collapseAscii(attributes['title'] ?? '');
     this.#images.set(loc, title === '' ? { loc } : { loc, title });
@@ -172,10 +174,10 @@ export class ReferenceHtmlExtractor {
     const href = this.#resolve(attributes['href'], 'keep');
     if (href === null) return;
     if (type !== null) {
-      if (!this.#room(this.#feeds.length)) return;
+      if (!this.#room(this.#feeds.length, MAX_PAGE_EXTRAS)) return;
       const title = collapseAscii(attributes['title'] ?? '');
       this.#feeds.push(title === '' ? { href, type } : { href, type, title });
-    } else if (this.#room(this.#alternates.length)) {
+    } else if (this.#room(this.#alternates.length, MAX_PAGE_EXTRAS)) {
       this.#alternates.push({ hreflang, href });
     }
   }
