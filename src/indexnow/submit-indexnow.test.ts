@@ -153,7 +153,7 @@ describe('submitIndexNow: the request', () => {
 });
 
 describe('submitIndexNow: which URLs are sent', () => {
-  test('URLs of another host, not http(s) or not URLs are refused and never sent', async () => {
+  test('URLs of another host, not http(s), with credentials or not URLs are refused and never sent', async () => {
     const report = await submitIndexNow(
       submission({
         urls: [
@@ -163,6 +163,7 @@ describe('submitIndexNow: which URLs are sent', () => {
           'ftp://www.example.com/a',
           'not a url',
           `http://${HOST}/plain-http`,
+          `https://user:secret@${HOST}/private`,
         ],
       }),
     );
@@ -172,6 +173,7 @@ describe('submitIndexNow: which URLs are sent', () => {
       { url: 'https://evil.example/a', reason: 'not on the host www.example.com' },
       { url: 'ftp://www.example.com/a', reason: 'not an http(s) URL' },
       { url: 'not a url', reason: 'not a URL' },
+      { url: `https://user:secret@${HOST}/private`, reason: 'carries a user name or password' },
     ]);
     assert.equal(report.ok, false, 'a refused URL makes the report not ok');
   });

@@ -84,6 +84,8 @@ function refusal(url: string, scope: SubmissionScope): string | URL {
   const parsed = URL.parse(url);
   if (parsed === null) return 'not a URL';
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'not an http(s) URL';
+  // Submitted URLs go to a shared endpoint that hands them to every engine.
+  if (parsed.username !== '' || parsed.password !== '') return 'carries a user name or password';
   if (!onHost(parsed, scope.host)) return `not on the host ${scope.host}`;
   if (!parsed.pathname.startsWith(scope.pathPrefix)) {
     return `outside ${scope.pathPrefix}, the folder of the key file (keyLocation)`;
