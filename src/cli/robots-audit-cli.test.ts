@@ -197,6 +197,29 @@ describe('waymark robots audit: URLs (a server on 127.0.0.1)', () => {
     assert.equal(server.requests.length - before, 6, 'the first request and five redirects');
   });
 
+  test('the text names why there is no robots.txt: a 4xx, too many redirects', async () => {
+    const gone = await runCliForTest([
+      'robots',
+      'audit',
+      server.url('/gone/robots.txt'),
+      ...REGISTRY,
+    ]);
+    assert.match(
+      gone.stdout,
+      /: no robots\.txt \(4xx, read as unavailable\): everything is allowed \(/,
+    );
+    const far = await runCliForTest([
+      'robots',
+      'audit',
+      server.url('/far/robots.txt'),
+      ...REGISTRY,
+    ]);
+    assert.match(
+      far.stdout,
+      /: no robots\.txt \(too many redirects, read as unavailable\): everything is allowed \(/,
+    );
+  });
+
   test('no connection: exit 3, one line', async () => {
     const gone = await startTestServer({});
     const url = gone.url('/robots.txt');

@@ -73,10 +73,10 @@ export const robotsAudit: CliCommand = {
       throw usageError(NAME, `one robots.txt at a time (got ${positionals.length})`);
     const paths = (values.path ?? []).map(checkedPath);
     const registry = await registryFromOptions(NAME, values, io);
-    const { name, robots } = await readRobots(source, io);
+    const { name, robots, why } = await readRobots(source, io);
     const audit = auditRobots(robots, { registry, paths });
     if (values.json) io.stdout(jsonLine({ file: name, ...audit }));
-    else io.stdout(auditText(name, audit));
+    else io.stdout(auditText(name, audit, why));
     return hasErrors(audit.findings) ? EXIT_PROBLEMS : EXIT_OK;
   },
 };
@@ -94,7 +94,14 @@ function checkedPath(value: string): string {
   return url.href;
 }
 
-async function readRobots(source: string, io: CliIo): Promise<{ name: string; robots: RobotsTxt }> {
+/** A robots.txt read, and why it is unavailable when no 4xx said so (a redirect loop). */
+interface ReadRobots {
+  readonly name: string;
+  readonly robots: RobotsTxt;
+  readonly why?: string;
+}
+
+async function readRobots(source: string, io: CliIo): Promise<ReadRobots> {
   if (!/^https?:\/\//i.test(source)) {
     return { name: displayName(source), robots: parseRobots(await readInput(source, io)) };
   }
@@ -113,7 +120,8 @@ async function readRobots(source: string, io: CliIo): Promise<{ name: string; ro
   } catch (error) {
     // RFC 9309 2.3.1.2: when redirects run out the crawler may take the file as unavailable.
     if (isWaymarkError(error) && error.code === 'redirect-limit') {
-      return { name: url.href, robots: robotsForStatus(301) };
+      const why = /loop/.test(error.message) ? 'a redirect loop' : 'too many redirects';
+      return { name: url.href, robots: robotsForStatus(301), why };
     }
     throw error;
   }
@@ -130,9 +138,9 @@ async function readRobots(source: string, io: CliIo): Promise<{ name: string; ro
 
 const VERDICTS = { 'all-allowed': 'all allowed', 'all-blocked': 'all blocked', mixed: 'mixed' };
 
-function auditText(name: string, audit: RobotsAudit): string {
+function auditText(name: string, audit: RobotsAudit, why: string | undefined): string {
   const out: string[] = [
-    `${printable(name)}: ${sourceText(audit)} (crawler registry checked ${audit.registryChecked || 'undated'})\n`,
+    `${printable(name)}: ${sourceText(audit, why)} (crawler registry checked ${audit.registryChecked || 'undated'})\n`,
   ];
   for (const purpose of audit.purposes) {
     const counts = `${purpose.allowed} allowed, ${purpose.blocked} blocked${purpose.partial > 0 ? `, ${purpose.partial} partly` : ''}`;
@@ -147,8 +155,10 @@ function auditText(name: string, audit: RobotsAudit): string {
   return out.join('');
 }
 
-function sourceText(audit: RobotsAudit): string {
-  if (audit.source === 'unavailable') return 'no robots.txt (4xx): everything is allowed';
+function sourceText(audit: RobotsAudit, why: string | undefined): string {
+  if (audit.source === 'unavailable') {
+    return `no robots.txt (${why ?? '4xx'}, read as unavailable): everything is allowed`;
+  }
   if (audit.source === 'unreachable') return 'robots.txt unreachable: everything is disallowed';
   return 'robots.txt';
 }
