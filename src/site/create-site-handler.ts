@@ -178,7 +178,10 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     if (piece === null)
       return plainAnswer(400, 'Bad request: the host cannot be written in a sitemap\n', head);
     const etag = `"${boot}-${state.serial}-${fingerprint(origin.origin)}-${route.replace(/\W/g, '')}"`;
-    const validates = (since: number): boolean => state.lastModified.validates(since);
+    // A date later than the server's clock is invalid (RFC 9110 13.1.3 after RFC 7232 3.3):
+    // a client with a skewed clock, or a hostile one, would otherwise see no change again.
+    const validates = (since: number): boolean =>
+      since <= now() && state.lastModified.validates(since);
     const headers: Record<string, string> = {
       etag,
       'last-modified': new Date(state.lastModified.value(now())).toUTCString(),
