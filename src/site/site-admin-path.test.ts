@@ -3,6 +3,7 @@
 // engine itself. And a method a Fetch Request cannot carry gets 405, not 500.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import { parseRobots } from '../robots/index.ts';
 import { createSiteHandler, ReservedPaths, startSiteServer } from './index.ts';
@@ -121,6 +122,19 @@ describe('methods other than GET and HEAD', () => {
           assert.equal(response.allow, 'GET, HEAD', `${method} ${path}`);
         }
       }
+      // CONNECT reaches a 'connect' listener only: answered 405 too, not a closed socket.
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(server.origin).port), '127.0.0.1', () =>
+          socket.write('CONNECT /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+        );
+        let data = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          data += chunk;
+        });
+        socket.on('close', () => resolve(data));
+      });
+      assert.match(answer, /^HTTP\/1\.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\n/);
     } finally {
       await server.close();
     }

@@ -41,6 +41,13 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   // Fail before listening when the root or its config cannot be read.
   await handler.diagnostics();
   const server = nodeHttp().createServer(toNodeListener(handler));
+  // Node never gives a CONNECT to the request listener: it emits 'connect', and with no
+  // listener closes the connection without a word. Answer it as every other method.
+  server.on('connect', (_request, socket) => {
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
