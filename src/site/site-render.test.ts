@@ -88,6 +88,11 @@ describe('rendering Markdown', () => {
       await handler.close();
       for (const response of await Promise.all([first, ...waiting])) {
         assert.equal(response.status, 500);
+        // What failed inside is the operator's to read, never the client's.
+        assert.equal(
+          await response.text(),
+          'The page cannot be shown: the page could not be rendered\n',
+        );
       }
     } finally {
       await handler.close();

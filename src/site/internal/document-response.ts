@@ -73,8 +73,12 @@ export async function documentResponse(
   const outcome = await rendering;
   if (outcome === null) return plainResponse(404, 'Not found\n', head);
   if (!outcome.ok) {
+    // A failure's own message (the worker's, Node's: "Worker initialization failure: EMFILE")
+    // is the operator's to read, not the client's: it is told as what it means to the reader.
     const status = outcome.reason === 'failed' ? 500 : 503;
-    const response = plainResponse(status, `The page cannot be shown: ${outcome.message}\n`, head);
+    const message =
+      outcome.reason === 'failed' ? 'the page could not be rendered' : outcome.message;
+    const response = plainResponse(status, `The page cannot be shown: ${message}\n`, head);
     if (outcome.reason === 'busy') response.headers.set('retry-after', '1');
     return response;
   }
