@@ -302,6 +302,24 @@ describe('the root waymark.site.yaml is followed live', () => {
   });
 });
 
+describe('documents and refusals are revalidated before reuse', () => {
+  test('Cache-Control: no-cache on pages, files and refusals; files are not sniffed', async () => {
+    const root = makeContentRoot({ 'a.md': '# A\n', 'notes.txt': 'text\n' });
+    const handler = createSiteHandler({ root: root.dir, serveDocuments: true });
+    try {
+      for (const path of ['/', `/id/${idOf('a.md')}`, `/id/${idOf('notes.txt')}`, '/nowhere']) {
+        const response = await handler(siteRequest(path));
+        assert.equal(response.headers.get('cache-control'), 'no-cache', path);
+      }
+      const file = await handler(siteRequest(`/id/${idOf('notes.txt')}`));
+      assert.equal(file.headers.get('x-content-type-options'), 'nosniff');
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+});
+
 describe('a Markdown document too large to render', () => {
   test('is not listed (it would answer 404), and says why', async () => {
     const root = makeContentRoot({ 'small.md': '# Small\n' });

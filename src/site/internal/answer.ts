@@ -41,6 +41,8 @@ export function plainAnswer(status: number, text: string, head: boolean): Answer
     headers: {
       'content-type': 'text/plain; charset=utf-8',
       'content-length': String(utf8Length(text)),
+      // As plainResponse: a refusal or an error is no answer to keep.
+      'cache-control': 'no-cache',
     },
     text: head ? null : text,
     chunks: null,

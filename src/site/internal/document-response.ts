@@ -111,6 +111,8 @@ function fileResponse(
     'content-type': contentTypeFor(entry.page.path),
     'content-length': String(stat.size),
     'last-modified': new Date(stat.mtimeMs).toUTCString(),
+    ...DOCUMENT_CACHING,
+    'x-content-type-options': 'nosniff',
     ...extra,
   };
   if (head || stat.size === 0) {
@@ -157,6 +159,12 @@ function resolveLink(state: SiteState, from: SiteEntry, href: string): string | 
   return entry.canonicalPath + fragment;
 }
 
+/**
+ * Every document answer is revalidated before reuse: without it, `Last-Modified` lets a
+ * shared cache keep a page by heuristic (RFC 9111 4.2.2) after it was made `deny`.
+ */
+const DOCUMENT_CACHING = { 'cache-control': 'no-cache' } as const;
+
 function html(body: string, head: boolean, extra: Record<string, string>): Response {
   const bytes = new TextEncoder().encode(body);
   return new Response(head ? null : bytes, {
@@ -164,6 +172,7 @@ function html(body: string, head: boolean, extra: Record<string, string>): Respo
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-length': String(bytes.byteLength),
+      ...DOCUMENT_CACHING,
       ...extra,
     },
   });

@@ -15,6 +15,8 @@ export function plainResponse(status: number, text: string, head: boolean): Resp
     headers: {
       'content-type': 'text/plain; charset=utf-8',
       'content-length': String(utf8Length(text)),
+      // A refusal or an error is no answer to keep: 404 is cacheable by heuristic otherwise.
+      'cache-control': 'no-cache',
     },
   });
 }
