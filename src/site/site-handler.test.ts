@@ -302,6 +302,37 @@ describe('the root waymark.site.yaml is followed live', () => {
   });
 });
 
+describe('a sidecar under a name that is not read', () => {
+  test('withholds its document, is not published itself, and says why', async () => {
+    const root = makeContentRoot({
+      'a.md': '# A\n',
+      'a.md.meta.yml': 'access: deny\n',
+      'b.md': '# B\n',
+      'b.md.META.YAML': 'access: deny\n',
+      'c.md': '# C\n',
+      'stray.meta.yml': 'title: no document\n',
+    });
+    const handler = createSiteHandler({ root: root.dir, serveDocuments: true });
+    try {
+      const xml = await (await handler(siteRequest('/sitemap.xml'))).text();
+      assert.deepEqual(locs(xml), [`https://example.com/id/${idOf('c.md')}`]);
+      for (const path of ['a.md', 'a.md.meta.yml', 'b.md', 'b.md.META.YAML', 'stray.meta.yml']) {
+        assert.equal((await handler(siteRequest(`/id/${idOf(path)}`))).status, 404, path);
+      }
+      assert.deepEqual(
+        (await handler.diagnostics()).map((d) => [d.path, d.file, d.code, d.severity]),
+        [
+          ['a.md', 'a.md.meta.yml', 'sidecar-name', 'error'],
+          ['b.md', 'b.md.META.YAML', 'sidecar-name', 'error'],
+        ],
+      );
+    } finally {
+      await handler.close();
+      root.remove();
+    }
+  });
+});
+
 describe('documents and refusals are revalidated before reuse', () => {
   test('Cache-Control: no-cache on pages, files and refusals; files are not sniffed', async () => {
     const root = makeContentRoot({ 'a.md': '# A\n', 'notes.txt': 'text\n' });

@@ -75,6 +75,7 @@ export function buildSiteIndex(
     const file = page.path + SIDECAR_SUFFIX;
     for (const d of page.diagnostics) diagnostics.push({ path: page.path, file, ...d });
   }
+  pages = withoutMisnamedSidecars(pages, diagnostics);
   pages = strictestPerFile(pages, diagnostics);
   const claims = new Map<string, PageMeta[]>();
   // One page per id, or all of them once an id is shared: no array per page.
@@ -310,4 +311,41 @@ class FileGroup {
     this.noindex ||= page.noindex;
     this.paths.push(page.path);
   }
+}
+
+/** `.meta.yml`, or `.meta.yaml` in other letter case: a sidecar under a name that is not read. */
+const MISNAMED_SIDECAR = /\.meta\.ya?ml$/i;
+
+/**
+ * A sidecar saved under a name waymark does not read (`a.md.meta.yml`, `a.md.META.YAML`)
+ * would leave its document public, whatever it says, and be published itself as a file.
+ * Neither happens: the file is no document, and its document is withheld with an error
+ * (`sidecar-name`) until the file is renamed.
+ */
+function withoutMisnamedSidecars(
+  pages: readonly PageMeta[],
+  diagnostics: SiteDiagnostic[],
+): readonly PageMeta[] {
+  const misnamed = new Map<string, string>();
+  for (const page of pages) {
+    const match = MISNAMED_SIDECAR.exec(page.path);
+    if (match !== null) misnamed.set(page.path.slice(0, match.index), page.path);
+  }
+  if (misnamed.size === 0) return pages;
+  const sidecars = new Set(misnamed.values());
+  return pages.filter((page) => {
+    if (sidecars.has(page.path)) return false;
+    const sidecar = misnamed.get(page.path);
+    if (sidecar === undefined) return true;
+    diagnostics.push({
+      path: page.path,
+      file: sidecar,
+      code: 'sidecar-name',
+      severity: 'error',
+      message: `${sidecar} is not read: a sidecar's name ends in ${SIDECAR_SUFFIX}, in lower case; the document is withheld until the file is renamed`,
+      line: 1,
+      column: 1,
+    });
+    return false;
+  });
 }
