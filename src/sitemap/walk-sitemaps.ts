@@ -1,4 +1,5 @@
 import type { FetchFunction } from '../http/index.ts';
+import type { OpenedRequest } from '../http/internal/open-request.ts';
 import { checkTransportOptions } from '../http/internal/transport-check.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
 import { errorMessage } from '../shared/error-message.ts';
@@ -170,6 +171,17 @@ export interface SitemapRequest {
 }
 
 export type SitemapOpener = (url: string, request: SitemapRequest) => Promise<SitemapResponse>;
+
+/** A response of waymark's own client (`openRequest`) as the walk reads it. */
+export function sitemapResponseOf(response: OpenedRequest): SitemapResponse {
+  return {
+    url: response.url,
+    status: response.status,
+    contentType: response.header('content-type'),
+    body: response.body,
+    cancel: () => response.cancel(),
+  };
+}
 
 /**
  * {@link walkSitemaps} with requests made by `opener` instead of `openWithLimits` over

@@ -8,7 +8,7 @@ import {
   type SitemapReading,
 } from '../../sitemap/index.ts';
 import { parseSitemapFile } from '../../sitemap/node.ts';
-import type { SitemapOpener } from '../../sitemap/walk-sitemaps.ts';
+import { type SitemapOpener, sitemapResponseOf } from '../../sitemap/walk-sitemaps.ts';
 import type { CliIo } from '../io.ts';
 import { usageError } from './args.ts';
 import { displayName, openInput } from './input.ts';
@@ -110,13 +110,7 @@ export const cliSitemapOpener: SitemapOpener = async (url, request) => {
     maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
     followRedirects: true,
   });
-  return {
-    url: response.url,
-    status: response.status,
-    contentType: response.header('content-type'),
-    body: response.body,
-    cancel: () => response.cancel(),
-  };
+  return sitemapResponseOf(response);
 };
 
 /**

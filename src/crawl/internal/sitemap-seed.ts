@@ -7,6 +7,7 @@ import {
   type SitemapCandidate,
   type SitemapOpener,
   SitemapRefusal,
+  sitemapResponseOf,
   walkSitemapsWith,
 } from '../../sitemap/walk-sitemaps.ts';
 import { MAX_REQUEST_URL_LENGTH, originOf as originOrNull } from '../../url/index.ts';
@@ -192,13 +193,7 @@ function sitemapOpener(options: SitemapSeedOptions): SitemapOpener {
         await options.waitForTurn(hop, signal);
       },
     });
-    return {
-      url: response.url,
-      status: response.status,
-      contentType: response.header('content-type'),
-      body: response.body,
-      cancel: () => response.cancel(),
-    };
+    return sitemapResponseOf(response);
   };
 }
 

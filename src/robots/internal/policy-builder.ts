@@ -14,11 +14,11 @@ import { isGlobalUserAgent, productToken } from './user-agent.ts';
 import { looksLikeUtf16 } from './utf16-text.ts';
 
 /** The errors of {@link PolicyBuilder.checkDocument}: the file is not robots.txt text. */
-const HTML_DOCUMENT = {
+export const HTML_DOCUMENT = {
   code: 'html-document',
   message: 'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
 };
-const UTF16_DOCUMENT = {
+export const UTF16_DOCUMENT = {
   code: 'utf16-document',
   message:
     'this file is UTF-16 text; crawlers read robots.txt as UTF-8 and find no rules in it: save it as UTF-8',

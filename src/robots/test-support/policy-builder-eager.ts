@@ -7,6 +7,7 @@ import { isDecimal } from '../internal/crawl-delay.ts';
 import { CANONICAL_KEY } from '../internal/directive-key.ts';
 import { looksLikeHtml } from '../internal/html-page.ts';
 import type { LineCursor } from '../internal/line-cursor.ts';
+import { HTML_DOCUMENT, UTF16_DOCUMENT } from '../internal/policy-builder.ts';
 import { readRobotsText } from '../internal/robots-text.ts';
 import { type GroupHead, RULE_FIELDS, RuleStore } from '../internal/rule-store.ts';
 import { lineRecord, MAX_LINE_BYTES, scanLines } from '../internal/scan-lines.ts';
@@ -17,17 +18,6 @@ import { looksLikeUtf16 } from '../internal/utf16-text.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES } from '../parse-robots.ts';
 import { RobotsTxt } from '../robots-txt.ts';
 import type { ParseRobotsOptions, UsagePreference } from '../types.ts';
-
-/** The errors of {@link PolicyBuilder.checkDocument}: the file is not robots.txt text. */
-const HTML_DOCUMENT = {
-  code: 'html-document',
-  message: 'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
-};
-const UTF16_DOCUMENT = {
-  code: 'utf16-document',
-  message:
-    'this file is UTF-16 text; crawlers read robots.txt as UTF-8 and find no rules in it: save it as UTF-8',
-};
 
 interface OpenGroup extends GroupHead {
   userAgents: string[];
