@@ -338,6 +338,18 @@ describe('submitIndexNow: retries', () => {
     assert.equal(report.ok, true);
   });
 
+  test('Retry-After: 0 on every answer waits the back-off all the same: no burst', async () => {
+    endpoint.script([
+      { status: 429, retryAfter: '0' },
+      { status: 503, retryAfter: '0' },
+      { status: 429, retryAfter: '0' },
+      200,
+    ]);
+    const report = await submitIndexNow(submission());
+    assert.deepEqual(waits, [1_000, 2_000, 4_000]);
+    assert.equal(report.ok, true);
+  });
+
   test('429 with Retry-After as an HTTP-date: waits until then, read against the clock', async () => {
     const now = Date.UTC(2026, 10, 24, 12, 0, 0);
     endpoint.script([{ status: 429, retryAfter: 'Tue, 24 Nov 2026 12:00:45 GMT' }, 202]);

@@ -160,7 +160,9 @@ function retryWait(
   if (asked > settings.maxRetryDelayMs) {
     return `not retried: Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${Math.ceil(settings.maxRetryDelayMs / 1000)} s allowed (maxRetryDelayMs)`;
   }
-  return asked;
+  // Never sooner than the back-off: `Retry-After: 0` on every answer would otherwise be a
+  // burst of retries against a shared endpoint that is already refusing.
+  return Math.max(asked, backOff);
 }
 
 function batchResult(
