@@ -348,6 +348,43 @@ for (const mode of ['watch', 'stat'] as const satisfies readonly RevalidateMode[
   });
 }
 
+describe('a root replaced while a read of the old one is under way', () => {
+  for (const mode of ['watch', 'stat'] as const satisfies readonly RevalidateMode[]) {
+    test(`no read ever sees a half-read new root (${mode})`, async () => {
+      const base = makeContentRoot();
+      const release = (name: string) => {
+        mkdirSync(base.path(name));
+        for (let i = 0; i < 300; i++) writeFileSync(base.path(`${name}/p${i}.md`), `# ${i}\n`);
+      };
+      release('v0');
+      symlinkSync('v0', base.path('current'));
+      const cache = new PageMetaCache({ root: base.path('current'), revalidate: mode });
+      try {
+        assert.equal((await cache.snapshot()).pages.length, 300);
+        for (let round = 1; round <= 5; round++) {
+          // A read with work to do on the old release, then the switch (atomic: a link
+          // renamed over the root's), then another read.
+          writeFileSync(base.path(`v${round - 1}/p0.md`), `# changed ${round}\n`);
+          const during = cache.snapshot();
+          await new Promise((resolve) => setImmediate(resolve));
+          await new Promise((resolve) => setImmediate(resolve));
+          release(`v${round}`);
+          symlinkSync(`v${round}`, base.path('next'));
+          await rename(base.path('next'), base.path('current'));
+          const after = cache.snapshot();
+          for (const snapshot of await Promise.all([during, after])) {
+            assert.equal(snapshot.pages.length, 300, `round ${round}: a whole release`);
+          }
+          assert.equal((await cache.snapshot()).pages.length, 300);
+        }
+      } finally {
+        await cache.close();
+        base.remove();
+      }
+    });
+  }
+});
+
 describe('PageMetaCache', () => {
   test('holds the metadata of every document', async () => {
     const root = makeContentRoot({

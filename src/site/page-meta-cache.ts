@@ -169,13 +169,15 @@ export class PageMetaCache {
       (path) => this.#mark(path),
       this.#watchOne,
     );
+    const watchers = this.#watchers;
     this.#tree = new ContentTree(
       root,
-      this.#watchers,
+      watchers,
       () => this.#mode === 'watch' && !this.#closed,
-      // Out of watches (ENOSPC) or unsupported: check everything per read from now on.
+      // Out of watches (ENOSPC) or unsupported: check everything per read from now on
+      // (unless this tree is an old root's, whose watches no longer matter).
       () => {
-        this.#mode = 'stat';
+        if (this.#watchers === watchers) this.#mode = 'stat';
       },
     );
   }
@@ -194,7 +196,8 @@ export class PageMetaCache {
     if (id === this.#rootId) return;
     const opened = openRoot(this.#rootPath);
     this.#rootId = folderId(opened.st);
-    this.#watchers.closeAll();
+    // Disposed, not only closed: a reading of the old tree still under way adds no watch.
+    this.#watchers.dispose();
     this.#open(opened.root);
     this.#tree.changed = true;
     this.#rescan = true;
@@ -222,21 +225,29 @@ export class PageMetaCache {
     this.#dirty = new Set();
     const rescan = this.#rescan || this.#mode === 'stat' || dirty.includes('');
     this.#rescan = false;
+    // The tree this pass reads: the root may be replaced while it runs (see #followRoot).
+    const tree = this.#tree;
     if (rescan) {
-      await this.#tree.reconcile('');
+      await tree.reconcile('');
     } else {
       // Parents first, so a new directory is watched and read before paths inside it.
-      for (const path of dirty) await this.#tree.refresh(path);
+      for (const path of dirty) {
+        if (tree !== this.#tree) break;
+        await tree.refresh(path);
+      }
     }
-    if (this.#tree.changed) {
-      this.#tree.changed = false;
+    // Replaced meanwhile: this pass read a folder that is no longer the root, and says
+    // nothing; the waiting reads go on until the new root has been read whole.
+    if (tree !== this.#tree) return;
+    if (tree.changed) {
+      tree.changed = false;
       this.#generation++;
       this.#snapshot = null;
     }
     this.#done = upTo;
     // Left out for now; the next read tries them again (after `upTo`: not in this read).
-    for (const path of this.#tree.failed) this.#mark(path);
-    this.#tree.failed.clear();
+    for (const path of tree.failed) this.#mark(path);
+    tree.failed.clear();
   }
 }
 

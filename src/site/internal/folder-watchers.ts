@@ -35,6 +35,7 @@ export class FolderWatchers {
   readonly #dirOf = new Map<FSWatcher, string>();
   readonly #onNodeChange: (this: FSWatcher, event: string, name: string | null) => void;
   readonly #onNodeError: (this: FSWatcher) => void;
+  #disposed = false;
 
   constructor(
     abs: (dir: string) => string,
@@ -60,6 +61,15 @@ export class FolderWatchers {
     };
   }
 
+  /**
+   * Closes every watch for good: a reading of an old root still under way asks to watch
+   * more folders, and gets a yes that watches nothing.
+   */
+  dispose(): void {
+    this.#disposed = true;
+    this.closeAll();
+  }
+
   has(dir: string): boolean {
     return this.#watchers.has(dir);
   }
@@ -70,6 +80,7 @@ export class FolderWatchers {
    * watch is then closed, and the caller must stop relying on them.
    */
   watch(dir: string): boolean {
+    if (this.#disposed) return true;
     const existing = this.#watchers.get(dir);
     if (this.#watch === watchFolder) return this.#watchWithNode(dir, existing);
     try {
