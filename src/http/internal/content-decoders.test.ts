@@ -2,9 +2,10 @@
 // differences tested here: a compressed body cut short fails instead of reading as a
 // complete, shorter one, and a deflate bomb is inflated only as fast as it is read.
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { startTestServer, type TestServer } from '../test-support/test-server.ts';
+import { type Route, startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { openRequest } from './open-request.ts';
 
 const TEXT = `${Array.from({ length: 5000 }, (_, i) => `https://example.com/u${i}`).join('\n')}\n`;
@@ -34,7 +35,7 @@ async function readAll(url: string, maxBytes?: number): Promise<string> {
 describe("Content-Encoding on waymark's own transport", () => {
   let server: TestServer;
   before(async () => {
-    const routes: Record<string, { headers: Record<string, string>; body: Uint8Array }> = {};
+    const routes: Record<string, Route> = {};
     for (const [name, compress] of Object.entries(CODINGS)) {
       const coding = name.startsWith('deflate') ? 'deflate' : name;
       const whole = compress(Buffer.from(TEXT));
@@ -43,6 +44,20 @@ describe("Content-Encoding on waymark's own transport", () => {
       routes[`/cut/${name}`] = { headers, body: whole.subarray(0, whole.length >> 1) };
       // Cut by its last bytes only: the gzip trailer, the end of the deflate stream.
       routes[`/tail/${name}`] = { headers, body: whole.subarray(0, whole.length - 4) };
+    }
+    for (const [name, compress] of Object.entries(CODINGS)) {
+      const coding = name.startsWith('deflate') ? 'deflate' : name;
+      const headers = { 'content-encoding': coding };
+      routes[`/empty/${name}`] = { headers, body: new Uint8Array(0) };
+      // Bytes after the compressed stream (a line break, padding), sent in the same write
+      // and in a write of their own.
+      const whole = compress(Buffer.from(TEXT));
+      routes[`/trailing/${name}`] = { headers, body: Buffer.concat([whole, Buffer.from('\r\n')]) };
+      routes[`/trailing-later/${name}`] = (_: unknown, res: ServerResponse) => {
+        res.writeHead(200, headers);
+        res.write(whole);
+        setTimeout(() => res.end('\r\n'), 20);
+      };
     }
     // 256 MiB of zeros in 256 KiB: a deflate bomb.
     routes['/bomb'] = {
@@ -61,6 +76,18 @@ describe("Content-Encoding on waymark's own transport", () => {
           code: 'network',
           message: /the body is cut short: its compressed stream ends before its end/,
         });
+      }
+    });
+  }
+
+  for (const name of Object.keys(CODINGS)) {
+    test(`${name}: an empty body is empty; bytes after the compressed stream, as fetch reads them`, async () => {
+      assert.equal(await readAll(server.url(`/empty/${name}`)), '');
+      for (const route of ['trailing', 'trailing-later']) {
+        const reading = readAll(server.url(`/${route}/${name}`));
+        // gzip reads what follows a member as the next one, and fails on it (fetch too).
+        if (name === 'gzip') await assert.rejects(reading, { code: 'network' });
+        else assert.equal(await reading, TEXT, route);
       }
     });
   }

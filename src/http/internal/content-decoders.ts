@@ -43,56 +43,93 @@ export function decodersFor(encoding: string | null): Transform[] {
     .filter((coding) => coding !== '' && coding !== 'identity');
   const decoders: Transform[] = [];
   for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(STREAMING));
-    else if (coding === 'deflate') decoders.push(new DeflateEither());
-    else if (coding === 'br') decoders.push(createBrotliDecompress(STREAMING_BROTLI));
-    else if (coding === 'zstd' && createZstdDecompress) decoders.push(createZstdDecompress());
-    else return [];
+    if (coding === 'gzip' || coding === 'x-gzip') {
+      decoders.push(new LazyDecoder(() => createGunzip(STREAMING)));
+    } else if (coding === 'deflate') {
+      // zlib-wrapped (what the name means) or raw deflate (what some servers send), told
+      // apart by the first byte, as fetch does.
+      decoders.push(
+        new LazyDecoder((first) =>
+          ((first[0] as number) & 0x0f) === 0x08
+            ? createInflate(STREAMING)
+            : createInflateRaw(STREAMING),
+        ),
+      );
+    } else if (coding === 'br') {
+      decoders.push(new LazyDecoder(() => createBrotliDecompress(STREAMING_BROTLI)));
+    } else if (coding === 'zstd' && createZstdDecompress) {
+      const zstd = createZstdDecompress;
+      decoders.push(new LazyDecoder(() => zstd()));
+    } else return [];
   }
   return decoders;
 }
 
 /**
- * `deflate` as servers send it: zlib-wrapped (what the name means) or raw deflate (what some
- * send), told apart by the first byte, as fetch does. The inner inflate pauses while this
- * stream's reader is behind, as a zlib stream in a pipeline does: one 64 KiB chunk of a
- * deflate bomb would otherwise be inflated whole (some 64 MiB) ahead of the reader and its
- * size cap.
+ * A decoder made when the first byte of the body arrives, so that:
+ * - an empty body (`Content-Length: 0` with `Content-Encoding: gzip`, as some servers send)
+ *   is an empty body, as fetch reads it, not a stream cut short;
+ * - `deflate` can be told zlib-wrapped or raw by its first byte;
+ * - the decoder pauses while this stream's reader is behind, as a zlib stream in a pipeline
+ *   does: one 64 KiB chunk of a deflate bomb is otherwise inflated whole (some 64 MiB)
+ *   ahead of the reader and its size cap;
+ * - bytes after the end of a deflate or br stream (a trailing line break, padding) are
+ *   dropped, as fetch drops them, instead of being written to a decoder that has ended
+ *   (gzip reads them as a next member, and fails on them, as fetch does).
  */
-class DeflateEither extends Transform {
-  #inflate: Transform | null = null;
+class LazyDecoder extends Transform {
+  readonly #make: (first: Buffer) => Transform;
+  #decoder: Transform | null = null;
+  /** The decoder reached the end of its stream. */
+  #ended = false;
+  /** The end of input, waiting for the decoder to give what it holds. */
+  #finishing: ((error?: Error | null) => void) | null = null;
+
+  constructor(make: (first: Buffer) => Transform) {
+    super();
+    this.#make = make;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-    if (this.#inflate === null) {
-      if (chunk.length === 0) {
-        callback();
-        return;
-      }
-      const wrapped = ((chunk[0] as number) & 0x0f) === 0x08;
-      const inflate = wrapped ? createInflate(STREAMING) : createInflateRaw(STREAMING);
-      inflate.on('data', (data: Buffer) => {
-        if (!this.push(data)) inflate.pause();
-      });
-      inflate.on('error', (error) => this.destroy(error));
-      this.#inflate = inflate;
+    if (this.#ended || (this.#decoder === null && chunk.length === 0)) {
+      callback();
+      return;
     }
-    this.#inflate.write(chunk, callback);
+    if (this.#decoder === null) {
+      const decoder = this.#make(chunk);
+      decoder.on('data', (data: Buffer) => {
+        if (!this.push(data)) decoder.pause();
+      });
+      decoder.on('end', () => {
+        this.#ended = true;
+        this.#finishing?.();
+        this.#finishing = null;
+      });
+      decoder.on('error', (error) => this.destroy(error));
+      this.#decoder = decoder;
+    }
+    // Called back once the decoder took the chunk; a decoder that ends inside it still does.
+    this.#decoder.write(chunk, () => callback());
   }
 
   override _read(size: number) {
-    this.#inflate?.resume();
+    this.#decoder?.resume();
     super._read(size);
   }
 
   override _final(callback: (error?: Error | null) => void) {
-    const inflate = this.#inflate;
-    if (inflate === null) {
+    if (this.#decoder === null || this.#ended) {
       callback();
       return;
     }
-    // Done once the inflate has given all it holds; a failure (a stream cut short) destroys
-    // this stream through the inflate's error listener instead.
-    inflate.once('end', () => callback());
-    inflate.end();
+    // Done once the decoder has given all it holds; one cut short fails through its error
+    // listener instead (see isCutShort).
+    this.#finishing = callback;
+    this.#decoder.end();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    this.#decoder?.destroy();
+    callback(error);
   }
 }
