@@ -28,6 +28,14 @@ test('X-Robots-Tag: a bot prefix holds to the end of its field, not into the nex
     [['otherbot: noindex', 'googlebot: nofollow'], false, true],
     [['googlebot: noindex', 'otherbot: nofollow'], true, false],
     [['otherbot: noindex, nofollow', 'noarchive'], false, false],
+    // A directive with a value is no bot prefix.
+    [['max-snippet: 0, noindex'], true, false],
+    [
+      ['max-image-preview:large, nofollow', 'unavailable_after: 25 Jun 2010 15:00:00 PST'],
+      false,
+      true,
+    ],
+    [['otherbot: max-snippet: 0, noindex'], false, false],
   ];
   for (const [fields, noindex, nofollow] of table) {
     assert.deepEqual(readRobotsHeader(fields, 'field'), { noindex, nofollow }, fields.join(' | '));
@@ -41,6 +49,7 @@ test('X-Robots-Tag joined by a fetch: a bot prefix holds for one directive, so n
     ['otherbot: noindex, googlebot: nofollow', false, true],
     ['otherbot: noindex', false, false],
     ['googlebot: noindex, nofollow', true, true],
+    ['max-snippet: 0, noindex', true, false],
   ];
   for (const [value, noindex, nofollow] of table) {
     assert.deepEqual(readRobotsHeader([value], 'directive'), { noindex, nofollow }, value);

@@ -157,6 +157,14 @@ async function discard(response: OpenedRequest): Promise<void> {
   await response.cancel();
 }
 
+/** Robots directives written `name: value` (Google's list), which a bot prefix is not. */
+const VALUE_DIRECTIVES = new Set([
+  'unavailable_after',
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+]);
+
 /**
  * `X-Robots-Tag` directives that apply to every crawler, or to Google's (the sitemap is for
  * search engines): `noindex`, `nofollow`, `none`. `otherbot: noindex` applies to another bot.
@@ -176,7 +184,8 @@ export function readRobotsHeader(
     for (const raw of value.split(',')) {
       let part = raw.trim().toLowerCase();
       const colon = part.indexOf(':');
-      if (colon >= 0 && !part.startsWith('unavailable_after')) {
+      // `max-snippet: 0` is a directive with a value, not a bot named max-snippet.
+      if (colon >= 0 && !VALUE_DIRECTIVES.has(part.slice(0, colon).trim())) {
         const bot = part.slice(0, colon).trim();
         appliesToUs = bot === 'googlebot' || bot === '*';
         part = part.slice(colon + 1).trim();
