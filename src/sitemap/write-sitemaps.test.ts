@@ -254,9 +254,13 @@ describe('atomic files', () => {
     const options = { dir, baseUrl: BASE, fileName: 'map.xml', partsDir: '', maxUrls: 2 };
     const split = await writeSitemaps(pages(3), options);
     assert.equal(split.index, join(dir, 'map.xml'));
-    assert.deepEqual(split.files, [join(dir, 'map-0001.xml'), join(dir, 'map-0002.xml')]);
+    assert.deepEqual(split.files, [join(dir, 'map-part-0001.xml'), join(dir, 'map-part-0002.xml')]);
     assert.equal(split.url, `${BASE}map.xml`);
-    assert.deepEqual((await readdir(dir)).sort(), ['map-0001.xml', 'map-0002.xml', 'map.xml']);
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'map-part-0001.xml',
+      'map-part-0002.xml',
+      'map.xml',
+    ]);
     const one = await writeSitemaps(pages(1), options);
     assert.equal(one.index, null);
     assert.deepEqual(await readdir(dir), ['map.xml']);

@@ -37,7 +37,7 @@ export interface WriteSitemapsOptions extends UrlsetOptions {
   readonly removeStale?: boolean;
   /**
    * One name that stays the entry point (`sitemap.xml`, as robots.txt names it): the one
-   * file when everything fits, else the index, whose parts are then `<stem>-0001.xml` in
+   * file when everything fits, else the index, whose parts are then `<stem>-part-0001.xml` in
    * `partsDir`. Plain XML only (not with `gzip`). Default: `sitemap.xml`, or
    * `sitemap_index.xml` and `sitemap-0001.xml`.
    */

@@ -31,7 +31,7 @@ export interface FilePlanOptions {
   readonly indexLastmod?: string | Date;
   /**
    * The one file's name, and the index's when the entries are split (`sitemap.xml` both:
-   * what robots.txt names stays the entry point); parts are then `<stem>-0001.xml`. Without
+   * what robots.txt names stays the entry point); parts are then `<stem>-part-0001.xml`. Without
    * it: `sitemap.xml`, `sitemap_index.xml` and `sitemap-0001.xml`. For `waymark crawl --out`.
    */
   readonly fileName?: string;
@@ -78,7 +78,10 @@ export function planFiles(options: FilePlanOptions): FilePlan {
   const dir = resolve(options.dir);
   const partsPath = join(dir, partsDir);
   const folder = partsDir === '' || partsDir.endsWith('/') ? partsDir : `${partsDir}/`;
-  const stem = fileName === undefined ? 'sitemap' : fileName.slice(0, -'.xml'.length);
+  // Beside a file the caller named, parts get a name of their own (`sitemap-part-0001.xml`):
+  // stale ones are removed by that name, and `sitemap-2024.xml` in the same folder is the
+  // caller's, not a part.
+  const stem = fileName === undefined ? 'sitemap' : `${fileName.slice(0, -'.xml'.length)}-part`;
   const partName = (n: number): string => `${stem}-${String(n).padStart(4, '0')}${extension}`;
   const single = fileName ?? `sitemap${extension}`;
   const index = fileName ?? 'sitemap_index.xml';
