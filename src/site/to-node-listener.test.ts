@@ -117,6 +117,33 @@ describe('toNodeListener with the site handler on 127.0.0.1', () => {
     }
   });
 
+  test("another framework's handler sees the Host header in request.url, the connection's scheme", async () => {
+    const server = createServer(toNodeListener(async (request) => new Response(request.url)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const serverPort = (server.address() as AddressInfo).port;
+    try {
+      const CASES: [string, string][] = [
+        [
+          'GET /a?b=1 HTTP/1.1\r\nHost: www.example.com:8080\r\nConnection: close\r\n\r\n',
+          'http://www.example.com:8080/a?b=1',
+        ],
+        [
+          'GET https://other.example/p HTTP/1.1\r\nHost: www.example.com\r\nConnection: close\r\n\r\n',
+          'http://www.example.com/p',
+        ],
+        ['GET /a HTTP/1.0\r\n\r\n', 'http://no-host.invalid/a'],
+      ];
+      for (const [request, expected] of CASES) {
+        // The body, chunked or not: the URL as its one line of text.
+        const body = (await raw(serverPort, request)).split('\r\n\r\n')[1] ?? '';
+        assert.ok(body === expected || body.includes(`\r\n${expected}\r\n`), body);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('the request signal aborts when the client leaves mid-body, not after a response', async () => {
     const signals: AbortSignal[] = [];
     let release = (): void => {};

@@ -4,7 +4,7 @@ import { type Answer, isResponse } from './internal/answer.ts';
 import { BufferPool } from './internal/buffer-pool.ts';
 import { type ChunkSource, takeChunkSource, takeText } from './internal/chunked-body.ts';
 import { RawHeaders, RESPOND_LIGHT, type RespondLight } from './internal/light-request.ts';
-import { NO_HOST } from './internal/request-origin.ts';
+import { HOST, NO_HOST } from './internal/request-origin.ts';
 import { CHUNK_BYTES } from './internal/sitemap-chunks.ts';
 
 /** Any Web-standard handler: what `createSiteHandler` returns, a Hono app's `fetch`, ... */
@@ -86,7 +86,10 @@ async function serve(
   const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
   const requested = req.url ?? '/';
   const target = requested.startsWith('/') ? requested : pathOf(requested);
-  const url = `${scheme}://${NO_HOST}${target}`;
+  // The URL's host is the Host header's when it is a plain host (what handlers of other
+  // frameworks read), else a placeholder no origin is ever made of.
+  const host = req.headers.host;
+  const url = `${scheme}://${host !== undefined && HOST.test(host) ? host : NO_HOST}${target}`;
   const method = req.method ?? 'GET';
   const light = (handler as { [RESPOND_LIGHT]?: RespondLight })[RESPOND_LIGHT];
   if (light !== undefined && (method === 'GET' || method === 'HEAD') && target.startsWith('/')) {

@@ -6,9 +6,9 @@ export type RequestOrigin =
   | { readonly ok: false; readonly message: string };
 
 /**
- * The host of the URL `toNodeListener` builds for a request (`.invalid` is reserved, RFC 2606:
- * no real request names it): the host comes from the `Host` header, and a request without
- * one (HTTP/1.0) has none, rather than an invented `localhost` in every published URL.
+ * The host of the URL `toNodeListener` builds for a request without a usable `Host` header
+ * (`.invalid` is reserved, RFC 2606: no real request names it): a request without one
+ * (HTTP/1.0) has no host, rather than an invented `localhost` in every published URL.
  */
 export const NO_HOST = 'no-host.invalid';
 
@@ -17,7 +17,7 @@ const MAX_HOST_LENGTH = 260;
 
 // A DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port. Anything
 // else (quotes, angle brackets, spaces, CR/LF, userinfo, paths) is refused before parsing.
-const HOST =
+export const HOST =
   /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 /** What decides a request's origin: a fixed one, or the request's headers. */
