@@ -17,7 +17,7 @@ import { robotsBody } from './internal/robots-body.ts';
 import type { SiteDiagnostic } from './internal/site-index.ts';
 import { type SiteState, SiteStateKeeper } from './internal/site-state.ts';
 import { SitemapPartChunks } from './internal/sitemap-chunks.ts';
-import { originPiece, sitemapCounts, sitemapLayout } from './internal/sitemap-lines.ts';
+import { originPiece, sitemapLayout, sitemapPlan } from './internal/sitemap-lines.ts';
 import type { RevalidateMode } from './page-meta-cache.ts';
 import type { SiteConfig } from './site-config.ts';
 
@@ -195,36 +195,42 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     if (route === 'robots') {
       headers['content-type'] = 'text/plain; charset=utf-8';
       if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
-      // Counts only: a robots.txt under a new Host length must not lay out every entry.
-      const counts = sitemapCounts(state.lines, piece, state.config);
+      const plan = sitemapPlan(state.lines, piece, state.config);
       const sitemapUrl =
-        counts.urls === 0
+        plan.urls === 0
           ? null
-          : `${origin.origin}${counts.parts > 1 ? '/sitemap_index.xml' : '/sitemap.xml'}`;
+          : `${origin.origin}${plan.parts.length > 1 ? '/sitemap_index.xml' : '/sitemap.xml'}`;
       return body(robotsBody(state.robots, sitemapUrl, state.reserved), headers, head);
     }
-    const layout = sitemapLayout(state.lines, piece, state.config);
-    const split = layout.parts.length > 1;
+    // The plan answers everything but a sitemap's body; only a body lays the entries out.
+    const plan = sitemapPlan(state.lines, piece, state.config);
+    const split = plan.parts.length > 1;
     headers['content-type'] = 'application/xml; charset=utf-8';
     let partNumber = 0;
     // The schema wants at least one <url>: with nothing listed there is no sitemap.
-    if (route === 'sitemap' && layout.urls === 0)
+    if (route === 'sitemap' && plan.urls === 0)
       return plainAnswer(404, 'No sitemap: no document is listed\n', head);
     if (route === 'index' && !split) return plainAnswer(404, 'Not found\n', head);
     if (route.startsWith('part-')) {
       partNumber = Number(route.slice(5));
-      if (!split || partNumber < 1 || partNumber > layout.parts.length)
+      if (!split || partNumber < 1 || partNumber > plan.parts.length)
         return plainAnswer(404, 'Not found\n', head);
     }
     if (notModified(request.headers, etag, validates)) return notModifiedResponse(headers);
-    const part = layout.parts[partNumber === 0 ? 0 : partNumber - 1];
+    const part = plan.parts[partNumber === 0 ? 0 : partNumber - 1];
     if ((route === 'sitemap' && split) || route === 'index' || part === undefined) {
-      return body(indexBody(layout, state.modifiedAt, origin.origin, piece), headers, head);
+      return body(indexBody(plan, state.modifiedAt, origin.origin, piece), headers, head);
     }
-    // The layout counted the bytes already: no need to measure a body of megabytes again.
+    // The plan counted the bytes already: no need to measure a body of megabytes again.
     headers['content-length'] = String(part.bytes);
     if (head) return { status: 200, headers, text: null, chunks: null };
-    const chunks = new SitemapPartChunks(state.lines, layout, part, Buffer.from(piece));
+    const layout = sitemapLayout(state.lines, piece, state.config);
+    const chunks = new SitemapPartChunks(
+      state.lines,
+      layout,
+      layout.parts[partNumber === 0 ? 0 : partNumber - 1] ?? part,
+      Buffer.from(piece),
+    );
     return { status: 200, headers, text: null, chunks };
   }
 

@@ -1,5 +1,5 @@
 import { MAX_SITEMAP_URLS, SitemapIndexWriter } from '../../sitemap/index.ts';
-import { type SitemapLayout, w3cSeconds } from './sitemap-lines.ts';
+import { type SitemapPlan, w3cSeconds } from './sitemap-lines.ts';
 
 const PLACEHOLDER = 'http://waymark.invalid';
 /** What `originPiece` starts with; the rest of it is the origin as the writers escape it. */
@@ -18,7 +18,7 @@ interface IndexPieces {
 }
 
 /** By layout, which belongs to one state: gone with it, so never stale. */
-const piecesByLayout = new WeakMap<SitemapLayout, IndexPieces>();
+const piecesByLayout = new WeakMap<SitemapPlan, IndexPieces>();
 
 /**
  * The sitemap index of `layout` for the origin whose `originPiece` is `piece`: the index
@@ -26,7 +26,7 @@ const piecesByLayout = new WeakMap<SitemapLayout, IndexPieces>();
  * request's origin. The same text as {@link writeIndexBody} (a differential test holds it).
  */
 export function indexBody(
-  layout: SitemapLayout,
+  layout: SitemapPlan,
   modifiedAt: number,
   origin: string,
   piece: string,
@@ -44,7 +44,7 @@ export function indexBody(
   return xml + pieces.tail;
 }
 
-function indexPieces(layout: SitemapLayout, modifiedAt: number): IndexPieces {
+function indexPieces(layout: SitemapPlan, modifiedAt: number): IndexPieces {
   const writer = new SitemapIndexWriter({ maxUrls: MAX_SITEMAP_URLS });
   const head = writer.open();
   const opens: string[] = [];
@@ -64,7 +64,7 @@ function indexPieces(layout: SitemapLayout, modifiedAt: number): IndexPieces {
 }
 
 /** The index written whole for one origin, per request: the slow twin of {@link indexBody}. */
-export function writeIndexBody(layout: SitemapLayout, modifiedAt: number, origin: string): string {
+export function writeIndexBody(layout: SitemapPlan, modifiedAt: number, origin: string): string {
   const writer = new SitemapIndexWriter({ maxUrls: MAX_SITEMAP_URLS });
   let xml = writer.open();
   layout.parts.forEach((part, i) => {

@@ -13,8 +13,8 @@ import {
   newRestMemo,
   originPiece,
   type SitemapLines,
-  sitemapCounts,
   sitemapLayout,
+  sitemapPlan,
   w3cSeconds,
 } from './sitemap-lines.ts';
 
@@ -170,25 +170,23 @@ test('rebuilds through the memo equal builds from scratch over random rounds', (
   }
 });
 
-describe('layouts and counts per origin length', () => {
+describe('layouts and plans per origin length', () => {
   // Origins of ten lengths: under the long ones the LONG entries are left out.
   const origins = Array.from({ length: 10 }, (_, i) => `https://${'h'.repeat(3 + i * 9)}.example`);
   const limits = { maxUrls: 4_000, maxBytes: 50 * 1024 * 1024 };
 
-  test("counts (all robots.txt needs) are the layout's, made without laying anything out", () => {
+  test("a plan (all an answer but a sitemap's body needs) is the layout's, made without laying anything out", () => {
     const lines = buildSitemapLines(entries, newRestMemo());
     for (const origin of origins) {
       const piece = originPiece(origin) as string;
-      const counts = sitemapCounts(lines, piece, limits);
-      assert.equal(lines.layouts.size, 0, 'no layout for a count');
+      const plan = sitemapPlan(lines, piece, limits);
+      assert.equal(lines.layouts.size, 0, 'no layout for a plan');
       const layout = sitemapLayout(buildSitemapLines(entries, newRestMemo()), piece, limits);
-      assert.deepEqual(counts, { urls: layout.urls, parts: layout.parts.length }, origin);
+      assert.deepEqual(plan, { parts: layout.parts, urls: layout.urls }, origin);
     }
-    assert.ok(
-      new Set(origins.map((o) => sitemapCounts(lines, originPiece(o) as string, limits).urls))
-        .size > 1,
-    );
-    assert.equal(lines.counts.size, origins.length);
+    const urls = origins.map((o) => sitemapPlan(lines, originPiece(o) as string, limits).urls);
+    assert.ok(new Set(urls).size > 1, 'the long origins leave the long entries out');
+    assert.equal(lines.plans.size, origins.length);
   });
 
   test('past four layouts the least recently used goes, not all of them', () => {

@@ -34,15 +34,18 @@ export interface SitemapLines {
   readonly lastModified: Float64Array;
   /** Part layouts, by the byte length of the origin piece, least recently used first. */
   readonly layouts: Map<number, SitemapLayout>;
-  /** What robots.txt needs of a layout, by the same key: no bytes, so kept for many more. */
-  readonly counts: Map<number, SitemapCounts>;
+  /** The plans of the layouts, by the same key: no bytes, so kept for many more. */
+  readonly plans: Map<number, SitemapPlan>;
 }
 
-/** Whether there is a sitemap for an origin length, and whether it is split. */
-export interface SitemapCounts {
+/**
+ * How the entries split into documents for one origin length, without their bytes: all an
+ * answer needs but a sitemap's body (robots.txt, the index, 404, 304, HEAD).
+ */
+export interface SitemapPlan {
+  readonly parts: readonly SitemapPart[];
   /** URLs in all parts together (0: there is no sitemap to serve). */
   readonly urls: number;
-  readonly parts: number;
 }
 
 /** How the entries split into documents for one origin length. */
@@ -81,8 +84,8 @@ const MIN_LOC = 12;
 const MAX_LOC = 2048;
 /** Layouts kept per lines (each holds its entries spaced out, megabytes for a large root). */
 const MAX_LAYOUTS = 4;
-/** Counts kept per lines: a few numbers each. */
-const MAX_COUNTS = 256;
+/** Plans kept per lines: a few parts each. */
+const MAX_PLANS = 256;
 
 /**
  * A memo of rests, so a change rewrites only what changed: the previous lines' own arrays
@@ -217,7 +220,7 @@ export function buildSitemapLines(listed: readonly SiteEntry[], memo: RestMemo):
     pathLengths,
     lastModified,
     layouts: new Map(),
-    counts: new Map(),
+    plans: new Map(),
   };
 }
 
@@ -300,26 +303,25 @@ export function sitemapLayout(
 }
 
 /**
- * What robots.txt needs for this origin piece (is there a sitemap, is it an index), without
- * laying the entries out: a request for robots.txt under a new Host length costs one pass
- * over the entries' lengths, never a copy of their bytes.
+ * The plan for this origin piece, without laying the entries out: a request under a new Host
+ * length that needs no sitemap body (robots.txt, the index, a 404, a 304, a HEAD) costs one
+ * pass over the entries' lengths, never a copy of their bytes.
  */
-export function sitemapCounts(
+export function sitemapPlan(
   lines: SitemapLines,
   piece: string,
   limits: { readonly maxUrls: number; readonly maxBytes: number },
-): SitemapCounts {
+): SitemapPlan {
   const pieceBytes = utf8Length(piece);
-  const layout = lines.layouts.get(pieceBytes);
-  if (layout !== undefined) return { urls: layout.urls, parts: layout.parts.length };
-  const known = lines.counts.get(pieceBytes);
+  const known = lines.plans.get(pieceBytes);
   if (known !== undefined) return known;
   const { parts, skipped } = planParts(lines, piece, limits, null);
-  const counts = { urls: lines.pathLengths.length - skipped.size, parts: parts.length };
-  if (lines.counts.size >= MAX_COUNTS)
-    lines.counts.delete(lines.counts.keys().next().value as number);
-  lines.counts.set(pieceBytes, counts);
-  return counts;
+  const plan: SitemapPlan = { parts, urls: lines.pathLengths.length - skipped.size };
+  if (lines.plans.size >= MAX_PLANS) {
+    lines.plans.delete(lines.plans.keys().next().value as number);
+  }
+  lines.plans.set(pieceBytes, plan);
+  return plan;
 }
 
 /**
