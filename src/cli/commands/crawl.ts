@@ -372,7 +372,9 @@ function outageWithheld(
     out !== undefined
       ? existsSync(out)
       : outDir !== undefined &&
-        (existsSync(join(outDir, 'sitemap.xml')) || existsSync(join(outDir, 'sitemap_index.xml')));
+        ['sitemap.xml', 'sitemap.xml.gz', 'sitemap_index.xml'].some((name) =>
+          existsSync(join(outDir, name)),
+        );
   if (!existing) return null;
   return `${failed} pages failed (network errors, timeouts, 5xx) and ${summary.listed} were listed: a sitemap of a site this far down would replace a good one, so the old one stays; crawl again when the site answers (with --state, 'waymark crawl export' writes this crawl's sitemap all the same)`;
 }
