@@ -20,8 +20,9 @@ class CountedNames extends DocumentNames {
 
 const entries: readonly SiteEntry[] = [];
 
-test('one listing page per state; a new state, or headings that could not be read, make it again', async () => {
-  const names = new CountedNames();
+test('one listing page per state; a new state makes it again, headings that could not be read after a while', async () => {
+  let clock = 0;
+  const names = new CountedNames(() => clock);
   const first = await names.listingPage('/root', entries, 1);
   assert.match(first, />A1</);
   const [again, concurrent] = await Promise.all([
@@ -37,9 +38,13 @@ test('one listing page per state; a new state, or headings that could not be rea
 
   names.complete = false;
   assert.match(await names.listingPage('/root', entries, 3), />A3</);
-  assert.match(await names.listingPage('/root', entries, 3), />A4</, 'made again');
+  assert.match(await names.listingPage('/root', entries, 3), />A3</, 'kept a while');
+  clock += 10_000;
+  assert.match(await names.listingPage('/root', entries, 3), />A4</, 'then made again');
   names.complete = true;
+  clock += 10_000;
   await names.listingPage('/root', entries, 3);
+  clock += 60_000;
   await names.listingPage('/root', entries, 3);
   assert.equal(names.calls, 5);
 });

@@ -10,6 +10,8 @@ import { drainQueue } from './work-queue.ts';
 
 /** Files read at once to find headings for the listing. */
 const READERS = 8;
+/** How long a listing that could not read every heading is kept before it is made again. */
+const RETRY_INCOMPLETE_MS = 10_000;
 
 /**
  * The name of a document without a title or heading: its file name, without `.md` or
@@ -31,20 +33,28 @@ export function fileName(path: string): string {
 export class DocumentNames {
   readonly #headings = new WeakMap<PageMeta, Promise<string | null | undefined>>();
   /** The listing's page for one state (by its serial): it depends on nothing in a request. */
-  #page: { readonly serial: number; readonly html: Promise<string> } | null = null;
+  #page: { readonly serial: number; readonly html: Promise<string>; until: number } | null = null;
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
 
   /**
    * The listing at `/` as a page, made once per state: a root of 100,000 documents takes
    * a second of CPU to name and render, which must not be spent per request on the thread
-   * that answers robots.txt. A listing that could not read every heading is made again by
-   * the next request.
+   * that answers robots.txt. A listing that could not read every heading (a file being
+   * replaced, one this process may not read) is made again, at most every
+   * {@link RETRY_INCOMPLETE_MS}.
    */
   listingPage(root: string, entries: readonly SiteEntry[], serial: number): Promise<string> {
-    if (this.#page?.serial === serial) return this.#page.html;
+    const known = this.#page;
+    if (known?.serial === serial && this.#now() < known.until) return known.html;
     const page = {
       serial,
+      until: Number.POSITIVE_INFINITY,
       html: this.listing(root, entries).then(({ documents, complete }) => {
-        if (!complete && this.#page === page) this.#page = null;
+        if (!complete) page.until = this.#now() + RETRY_INCOMPLETE_MS;
         return renderListingPage(documents);
       }),
     };
