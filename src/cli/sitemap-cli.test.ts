@@ -71,7 +71,7 @@ describe('waymark sitemap parse', () => {
     assert.match(result.stderr, /wide\.xml: error: not read: already read in this walk/);
     assert.match(
       result.stderr,
-      /wide\.xml:1: warning: 2003 more sitemaps named here are not read: a walk reads at most 1000 \(maxSitemaps\)/,
+      /wide\.xml:1: warning: 2004 more sitemaps named here are not read: a walk reads at most 1000 \(maxSitemaps\)/,
     );
     assert.equal(server.requests.filter((r) => r.path === '/wide.xml').length, 1);
     assert.match(result.stdout, /\/1\n.*\/2\n/s);

@@ -211,7 +211,10 @@ export async function* walkSitemapsWith(
     parentFinalUrl: from?.finalUrl ?? null,
     depth: from === undefined ? 0 : 1,
   }));
-  if (from !== undefined) seen.add(canonical(from.url));
+  if (from !== undefined) {
+    seen.add(canonical(from.url));
+    seen.add(canonical(from.finalUrl));
+  }
   /** The next sitemap, requested early (see `prefetch`). */
   // Set by requestNext, a closure, which narrowing cannot see: hence the cast.
   let early = null as {
@@ -318,7 +321,11 @@ export async function* walkSitemapsWith(
       // Children past what the walk may still fetch are counted, not held: an index of a
       // million entries (a few MB gzipped) is otherwise a million pending sitemaps per level.
       const room = maxSitemaps - fetched;
+      let held = 0;
       let notHeld = 0;
+      // A sitemap named twice here is held once: a hostile index naming one URL a million
+      // times must not use the room of the ones it names once.
+      const named = new Set<string>();
       const extra: Diagnostic[] = [];
       for await (const batch of reading) {
         entries += batch.length;
@@ -338,8 +345,15 @@ export async function* walkSitemapsWith(
           }
         } else {
           for (const entry of batch) {
-            if (children.length < room) children.push(entry.loc);
-            else notHeld++;
+            const key = canonical(entry.loc);
+            if (named.has(key)) continue;
+            named.add(key);
+            // Read already (a loop): held to be reported as such, at no cost of room.
+            if (seen.has(key)) children.push(entry.loc);
+            else if (held < room) {
+              children.push(entry.loc);
+              held++;
+            } else notHeld++;
           }
         }
       }

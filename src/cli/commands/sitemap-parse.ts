@@ -99,7 +99,7 @@ export const sitemapParse: CliCommand = {
     for await (const entry of reading) {
       if (reading.kind !== 'index' || !values.recursive)
         print(entry, values.recursive ? name : null);
-      else if (children.length < MAX_SITEMAPS) children.push(entry.loc);
+      else if (children.length < MAX_SITEMAPS - 1) children.push(entry.loc);
       else notHeld++;
     }
     const diagnostics =
@@ -117,7 +117,8 @@ export const sitemapParse: CliCommand = {
       const from = /^https?:\/\//i.test(source) ? { url: source, finalUrl: name } : undefined;
       const walk = walkSitemapsWith(
         children,
-        { userAgent, onSitemap, maxSitemaps: MAX_SITEMAPS, ...caps },
+        // The given document was the first of the MAX_SITEMAPS.
+        { userAgent, onSitemap, maxSitemaps: MAX_SITEMAPS - 1, ...caps },
         cliSitemapOpener,
         from,
       );

@@ -29,6 +29,11 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
       // A hostile index: the same refused sitemap, many times over.
       '/flood.xml': (_, res) =>
         res.writeHead(200, xml).end(sitemapIndex(Array(5000).fill(c.url('/child.xml')))),
+      // As many refused sitemaps, each named once.
+      '/many.xml': (_, res) =>
+        res
+          .writeHead(200, xml)
+          .end(sitemapIndex(Array.from({ length: 5000 }, (_, i) => c.url(`/child-${i}.xml`)))),
       // A sitemap on the site that sends the crawler to another host (one inside its network).
       '/away.xml': (_, res) => res.writeHead(302, { location: c.url('/internal.xml') }).end(),
       '/stall.xml': () => {},
@@ -123,14 +128,21 @@ describe('seedFromSitemaps: same-site sitemaps by default', () => {
     );
   });
 
-  test('an index naming a refused sitemap thousands of times gets a few warnings, then a count', async () => {
-    const { added, warnings } = await seed([a.url('/flood.xml')]);
+  test('thousands of refused sitemaps get a few warnings, then a count', async () => {
+    const { added, warnings } = await seed([a.url('/many.xml')]);
     assert.deepEqual(added, []);
     assert.equal(warnings.length, 11, warnings.join('\n'));
-    assert.ok(warnings.slice(0, 10).every((w) => w.includes(c.url('/child.xml'))));
-    // A walk holds the children it may still read (maxSitemaps, 1,000), the rest counted on
-    // the index: 999 refusals, ten of them told.
+    assert.ok(warnings.slice(0, 10).every((w) => w.includes(`${c.origin}/child-`)));
+    // The walk holds the children it may still read (maxSitemaps, 1,000): 999 refusals.
     assert.equal(warnings[10], '989 more sitemaps not read, for the reasons above');
+  });
+
+  test('an index naming a refused sitemap thousands of times gets one warning', async () => {
+    // A walk holds each sitemap an index names once, however often it is named.
+    const { added, warnings } = await seed([a.url('/flood.xml')]);
+    assert.deepEqual(added, []);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.ok(warnings[0]?.includes(c.url('/child.xml')));
   });
 
   test("a cross-submitted index's children on its own origin are read", async () => {
