@@ -56,14 +56,20 @@ function meantKey(key: string): string | null {
 }
 
 /** Cyrillic and Greek letters that look like Latin ones, and those Latin letters. */
-const LOOKALIKE_FROM = 'аеосрхуіѕԁӏοαειτν';
-const LOOKALIKE_TO = 'aeocpxyisdloaeitv';
+const LOOKALIKE_FROM = 'аеосрхуіѕԁӏοαειτνАЕОСРХУІЅԀӀΟΑΕΙΤΝΚКМΜНΗВΒ';
+const LOOKALIKE_TO = 'aeocpxyisdloaeitvAEOCPXYISDIOAEITNKKMMHHBB';
 const LOOKALIKE = new RegExp(`[${LOOKALIKE_FROM}]`, 'g');
+/** What does not show: format characters (zero-width space, soft hyphen) and any space. */
+const UNSEEN = /[\p{Cf}\s]/gu;
 
-/** `key` with compatibility forms (fullwidth letters) and look-alike letters as ASCII. */
+/**
+ * `key` with compatibility forms (fullwidth letters) and look-alike letters as ASCII, and
+ * without what does not show (`acc\u200Bess`, a trailing no-break space).
+ */
 function lookalikesAsAscii(key: string): string {
   return key
     .normalize('NFKC')
+    .replace(UNSEEN, '')
     .replace(LOOKALIKE, (c) => LOOKALIKE_TO[LOOKALIKE_FROM.indexOf(c)] ?? c);
 }
 
