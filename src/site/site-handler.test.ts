@@ -289,6 +289,9 @@ describe('the root waymark.site.yaml is followed live', () => {
           );
         }
       }
+      // `{}` says something: no keys, on purpose. The defaults, then.
+      writeFileSync(root.path('waymark.site.yaml'), '{}\n');
+      assert.doesNotMatch(await robots(), /Disallow: \/n/);
       unlinkSync(root.path('waymark.site.yaml'));
       const text = await robots();
       assert.doesNotMatch(text, /Disallow: \/n/);

@@ -318,6 +318,17 @@ function readConfigFile(path: string, name: string): ConfigReading {
     diagnostics: diagnostics.map((d) => ({ ...at, ...d })),
     stamp: fileStamp(file.stat),
     missing: false,
-    empty: diagnostics.length === 0 && Object.keys(config).length === 0,
+    empty: saysNothing(file.text),
   };
+}
+
+/**
+ * The text has no content: blank lines, comments and YAML document markers only. (`{}` says
+ * something: no keys, on purpose.)
+ */
+function saysNothing(text: string): boolean {
+  return text.split(/\r\n|\r|\n/).every((line) => {
+    const trimmed = line.trim();
+    return trimmed === '' || trimmed.startsWith('#') || trimmed === '---' || trimmed === '...';
+  });
 }
