@@ -134,6 +134,15 @@ describe('absolute URLs from the request', () => {
     [{ forwarded: 'host="a b"' }, 400],
     [{ forwarded: 'host=example.org/path' }, 400],
     [{ forwarded: 'proto=javascript;host=example.org' }, 400],
+    // A comma or a semicolon inside a quoted string separates nothing (RFC 7239).
+    [
+      { forwarded: 'for=1.2.3.4, for="[2001:db8::1]:80,x";host=quoted.example' },
+      'http://quoted.example',
+    ],
+    [{ forwarded: 'host="a.example, b.example"' }, 400],
+    [{ forwarded: 'for="x;y";host=semi.example' }, 'http://semi.example'],
+    // A parameter twice in one element: one of them is a client's.
+    [{ forwarded: 'host=evil.example;by="x,y";host=z.example' }, 400],
   ];
   for (const [headers, origin] of PROXIED) {
     test(`trustProxy: ${JSON.stringify(headers)}`, async () => {

@@ -49,7 +49,8 @@ export function requestOrigin(
   let host = request.headers.get('host') ?? (url.hostname === NO_HOST ? null : url.host);
   if (policy.trustProxy) {
     const forwarded = request.headers.get('forwarded');
-    const element = forwarded === null ? {} : parseForwarded(lastOf(forwarded));
+    const element = forwarded === null ? {} : parseForwarded(lastElement(forwarded));
+    if (element === null) return { ok: false, message: 'Forwarded names a parameter twice' };
     const xProto = request.headers.get('x-forwarded-proto');
     const xHost = request.headers.get('x-forwarded-host');
     const proto = agreed(element.proto, xProto === null ? undefined : lastOf(xProto));
@@ -91,10 +92,36 @@ export function fixedOrigin(text: string): string | null {
   return checked.ok ? checked.origin : null;
 }
 
-/** The last comma-separated element, trimmed: what the nearest proxy appended. */
+/** The last comma-separated value, trimmed: what the nearest proxy appended. */
 function lastOf(header: string): string {
   const at = header.lastIndexOf(',');
   return (at < 0 ? header : header.slice(at + 1)).trim();
+}
+
+/**
+ * {@link lastOf} for `Forwarded`, whose values may be quoted strings: a comma inside one
+ * (`host="a.example, b.example"`, RFC 7239) separates nothing.
+ */
+function lastElement(header: string): string {
+  return (splitOutsideQuotes(header, ',').at(-1) ?? '').trim();
+}
+
+/** `text` split at `separator` where it stands outside a quoted string (with `\` escapes). */
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && c === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
 
 /** One value from two sources: either one when only it is given, null when they differ. */
@@ -139,15 +166,19 @@ function checkAuthority(scheme: string, host: string): RequestOrigin {
 }
 
 /** The `proto` and `host` of one `Forwarded` element (RFC 7239), quotes removed. */
-function parseForwarded(element: string): { proto?: string; host?: string } {
+function parseForwarded(element: string): { proto?: string; host?: string } | null {
   const result: { proto?: string; host?: string } = {};
-  for (const pair of element.split(';')) {
+  const names = new Set<string>();
+  for (const pair of splitOutsideQuotes(element, ';')) {
     const at = pair.indexOf('=');
     if (at < 0) continue;
     const name = pair.slice(0, at).trim().toLowerCase();
+    // RFC 7239 4: a parameter occurs at most once per element; a second one is a client's.
+    if (names.has(name)) return null;
+    names.add(name);
     let value = pair.slice(at + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2)
-      value = value.slice(1, -1);
+      value = value.slice(1, -1).replace(/\\(.)/g, '$1');
     if (name === 'proto') result.proto = value;
     else if (name === 'host') result.host = value;
   }
