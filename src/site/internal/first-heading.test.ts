@@ -45,6 +45,9 @@ const HEADINGS: [markdown: string, heading: string | null][] = [
   ['# a\u0001b\u009bc\n', 'a b c'],
   ['# <script>alert(1)</script>\n', 'alert(1)'],
   ['# 1 < 2 > 0\n', '1 < 2 > 0'],
+  ['# See [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) now\n', 'See Foo now'],
+  ['# Foo_(bar) and _emphasis_ and ___all___\n', 'Foo_(bar) and emphasis and all'],
+  ['# _ a lone mark_ and file_name_\n', '_ a lone mark_ and file_name_'],
 ];
 
 /** What marked itself makes the first top-level heading (the page's own structure). */

@@ -162,10 +162,14 @@ export function headingText(markdown: string): string {
     .replace(/\\([!-/:-@[-`{-~])/g, (_all, char: string) =>
       String.fromCodePoint(ESCAPE_BASE + char.charCodeAt(0)),
     )
-    .replace(/!?\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g, '$1')
+    // A link's destination may hold balanced parentheses (`Foo_(bar)`), as CommonMark allows.
+    .replace(/!?\[([^[\]]*)\](?:\((?:[^()]|\([^()]*\))*\)|\[[^[\]]*\])/g, '$1')
     .replace(/<((?:https?|mailto|ftp):[^<>\s]*)>/gi, '$1')
     .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, '')
-    .replace(/[*~`]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '')
+    .replace(/[*~`]+/g, '')
+    // Underscores only as a pair of emphasis marks around text, never inside a word or
+    // before punctuation (`snake_case`, `Foo_(bar)` stay as written).
+    .replace(/(?<![\p{L}\p{N}_])(_{1,3})(?=[^\s_])([^_]*[^\s_])\1(?![\p{L}\p{N}_])/gu, '$2')
     .replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g, entity)
     .replace(ESCAPE_STANDINS, (char) =>
       String.fromCharCode((char.codePointAt(0) ?? 0) - ESCAPE_BASE),
