@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseNavmap } from '../navmap/index.ts';
-import { readSitemap } from './index.ts';
+import { parseSitemap, readSitemap } from './index.ts';
 import {
   codes,
   feedings,
@@ -433,5 +433,32 @@ describe('a document with an internal DTD is read, the DTD reported and never ex
     // Both keep the entity reference as written.
     assert.equal(sitemap.entries[0]?.loc, 'https://a.example/&xxe;');
     assert.equal(navmap.root?.children[0]?.label, '&xxe;');
+  });
+});
+
+describe('an HTTP charset the bytes cannot be in', () => {
+  test('the bytes decide (XML 1.0 Appendix F), with a warning', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>${urlset(url('https://example.com/é'))}`;
+    const CASES: [bytes: Uint8Array, contentType: string][] = [
+      [bytesOf(xml), 'text/xml; charset=utf-16'],
+      [
+        new Uint8Array(Buffer.from(xml.replace('UTF-8', 'UTF-16'), 'utf16le')),
+        'text/xml; charset=iso-8859-1',
+      ],
+      [
+        new Uint8Array(Buffer.from(xml.replace('UTF-8', 'UTF-16'), 'utf16le').swap16()),
+        'text/xml; charset=utf-8',
+      ],
+    ];
+    for (const [bytes, contentType] of CASES) {
+      const reading = parseSitemap(bytes, { contentType });
+      const locs: string[] = [];
+      for await (const entry of reading) locs.push(entry.loc);
+      assert.deepEqual(locs, ['https://example.com/%C3%A9'], contentType);
+      assert.ok(
+        reading.diagnostics.some((d) => d.code === 'encoding-mismatch'),
+        contentType,
+      );
+    }
   });
 });

@@ -1,6 +1,11 @@
 import { concatBytes } from '../shared/bytes.ts';
 import type { Diagnostic } from '../shared/diagnostic.ts';
-import { chooseEncoding, SNIFF_BYTES, StreamDecoder } from '../shared/xml/text-decoding.ts';
+import {
+  checkedAgainstBytes,
+  chooseEncoding,
+  SNIFF_BYTES,
+  StreamDecoder,
+} from '../shared/xml/text-decoding.ts';
 import { DiagnosticLog } from './internal/diagnostic-log.ts';
 import { EntryCollector } from './internal/entry-collector.ts';
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS } from './internal/protocol-limits.ts';
@@ -281,7 +286,13 @@ export class SitemapParser {
         1,
       );
     }
-    this.#decoder = new StreamDecoder(choice.encoding);
+    // A label the bytes cannot match (an HTTP charset of UTF-16 on a document that starts
+    // with `<?xml` in single bytes) would read the whole document as garbage: the bytes decide.
+    const checked = checkedAgainstBytes(choice, head.subarray(choice.bomLength));
+    if (checked.mismatch !== null) {
+      this.#log.reportAt('warning', 'encoding-mismatch', checked.mismatch, 1);
+    }
+    this.#decoder = new StreamDecoder(checked.encoding);
     this.#feedDecoded(this.#decoder.decode(head.subarray(choice.bomLength)));
   }
 

@@ -5,6 +5,7 @@
 
 import { encodingForLabel } from '../../shared/html/html-charset-label.ts';
 import {
+  checkedAgainstBytes,
   chooseEncoding,
   SNIFF_BYTES,
   StreamDecoder,
@@ -143,55 +144,18 @@ function formatSize(bytes: number): string {
   return bytes >= mib && bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }
 
-type Units = 'utf-16le' | 'utf-16be' | 'single';
-
 /**
- * What the first two bytes show, when they are the start of an XML document (`<` or
- * whitespace): two-byte units in either order, single bytes, or nothing (null).
- */
-function unitsOf(head: Uint8Array): Units | null {
-  const [a = -1, b = -1] = head;
-  if (START.has(a) && b === 0) return 'utf-16le';
-  if (a === 0 && START.has(b)) return 'utf-16be';
-  if (START.has(a) && b > 0) return 'single';
-  return null;
-}
-
-/** `<`, space, tab, line feed, carriage return. */
-const START: ReadonlySet<number> = new Set([0x3c, 0x20, 0x09, 0x0a, 0x0d]);
-
-/**
- * The chosen encoding, checked against the bytes (XML 1.0 Appendix F). A document cannot
- * start with `<` in one byte and be UTF-16, nor with `<` in two bytes and be anything else:
- * a label that says otherwise would lose the whole document, so the bytes decide, with a
- * warning. UTF-16 without a BOM takes its byte order from the bytes as well.
+ * The chosen encoding, checked against the bytes (see `checkedAgainstBytes`), the bytes'
+ * word noted as a warning.
  */
 function checkedUnits(
   choice: ReturnType<typeof chooseEncoding>,
   head: Uint8Array,
   notes: Note[],
 ): XmlEncoding {
-  const units = unitsOf(head);
-  const sixteen = choice.encoding === 'utf-16le' || choice.encoding === 'utf-16be';
-  const named = choice.source === 'http' ? 'the HTTP charset' : 'the declaration';
-  if (units === null || units === choice.encoding) return choice.encoding;
-  if (units === 'single') {
-    if (!sixteen) return choice.encoding;
-    notes.push([
-      'warning',
-      'encoding-mismatch',
-      `${named} says UTF-16, but the document starts with single-byte characters; read as UTF-8`,
-    ]);
-    return 'utf-8';
-  }
-  if (!sixteen) {
-    notes.push([
-      'warning',
-      'encoding-mismatch',
-      `the document is UTF-16 (${units === 'utf-16le' ? 'little' : 'big'}-endian) by its bytes${choice.source === 'default' ? ', without a BOM' : `, though ${named} says ${choice.encoding}`}; read as UTF-16`,
-    ]);
-  }
-  return units;
+  const checked = checkedAgainstBytes(choice, head);
+  if (checked.mismatch !== null) notes.push(['warning', 'encoding-mismatch', checked.mismatch]);
+  return checked.encoding;
 }
 
 function textDecoderFor(label: string): TextDecoder | null {

@@ -67,6 +67,54 @@ export function chooseEncoding(head: Uint8Array, contentType: string | undefined
   return { encoding: 'utf-8', bomLength: 0, source: 'default', unsupported };
 }
 
+type Units = 'utf-16le' | 'utf-16be' | 'single';
+
+/**
+ * What the first two bytes show, when they are the start of an XML document (`<` or
+ * whitespace): two-byte units in either order, single bytes, or nothing (null).
+ */
+function unitsOf(head: Uint8Array): Units | null {
+  const [a = -1, b = -1] = head;
+  if (START.has(a) && b === 0) return 'utf-16le';
+  if (a === 0 && START.has(b)) return 'utf-16be';
+  if (START.has(a) && b > 0) return 'single';
+  return null;
+}
+
+/** `<`, space, tab, line feed, carriage return. */
+const START: ReadonlySet<number> = new Set([0x3c, 0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * The chosen encoding (not from a BOM), checked against the bytes (XML 1.0 Appendix F). A
+ * document cannot start with `<` in one byte and be UTF-16, nor with `<` in two bytes and
+ * be anything else: a label that says otherwise would lose the whole document, so the bytes
+ * decide, and `mismatch` says so. UTF-16 without a BOM takes its byte order from the bytes.
+ */
+export function checkedAgainstBytes(
+  choice: EncodingChoice,
+  head: Uint8Array,
+): { encoding: XmlEncoding; mismatch: string | null } {
+  if (choice.source === 'bom') return { encoding: choice.encoding, mismatch: null };
+  const units = unitsOf(head);
+  const sixteen = choice.encoding === 'utf-16le' || choice.encoding === 'utf-16be';
+  const named = choice.source === 'http' ? 'the HTTP charset' : 'the declaration';
+  if (units === null || units === choice.encoding)
+    return { encoding: choice.encoding, mismatch: null };
+  if (units === 'single') {
+    if (!sixteen) return { encoding: choice.encoding, mismatch: null };
+    return {
+      encoding: 'utf-8',
+      mismatch: `${named} says UTF-16, but the document starts with single-byte characters; read as UTF-8`,
+    };
+  }
+  return {
+    encoding: units,
+    mismatch: sixteen
+      ? null
+      : `the document is UTF-16 (${units === 'utf-16le' ? 'little' : 'big'}-endian) by its bytes${choice.source === 'default' ? ', without a BOM' : `, though ${named} says ${choice.encoding}`}; read as UTF-16`,
+  };
+}
+
 function bom(encoding: XmlEncoding, bomLength: number): EncodingChoice {
   return { encoding, bomLength, source: 'bom', unsupported: null };
 }
