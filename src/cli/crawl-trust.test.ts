@@ -166,6 +166,31 @@ function doneRecord(log: string): {
   return done as unknown as { summary: CrawlSummary; written: string | null; kept: string[] };
 }
 
+test('a start URL that redirects off the site says where it went', async () => {
+  let port = 0;
+  const server = await startTestServer({
+    '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },
+    '/': (_, res) => res.writeHead(301, { location: `http://localhost:${port}/` }).end(),
+  });
+  port = Number(new URL(server.url('/')).port);
+  try {
+    const result = await runCliForTest(['crawl', server.url('/'), '--rate', '0', '--quiet']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `the start URL redirects to http://localhost:${port}/, on another origin, which is not crawled: start from that URL instead\n`,
+      ),
+    );
+    assert.ok(
+      server.requests.every((r) => r.headers.host !== `localhost:${port}`),
+      'the other origin was never asked',
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 test('a crawl that lists nothing exits 1 and leaves the old sitemap', async () => {
   const server = await startTestServer({
     '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },

@@ -14,6 +14,7 @@ import { checkWritableFile, checkWritableFolder } from '../../shared/files/outpu
 import { printable } from '../../shared/printable.ts';
 import { WaymarkError } from '../../shared/waymark-error.ts';
 import type { SiteServer } from '../../site/index.ts';
+import { normalizeUrl } from '../../url/index.ts';
 import { parseCommandArgs, usageError } from '../internal/args.ts';
 import { checkOutputPlace, outputFormat, writeCrawlOutput } from '../internal/crawl-output.ts';
 import { CrawlProgress } from '../internal/crawl-progress.ts';
@@ -313,7 +314,19 @@ export const crawlCommand: CliCommand = {
         return rate;
       }
       const run = crawl(options);
-      for await (const event of run) progress.event(event);
+      // Where the start page itself sent the crawl off the site, when it did: the usual
+      // reason a crawl lists nothing (http:// to https://, or to www.).
+      const startUrl = normalizeUrl(start);
+      let startMoved: string | null = null;
+      for await (const event of run) {
+        if (
+          event.type === 'skipped' &&
+          event.reason === 'redirect-off-origin' &&
+          event.url === startUrl
+        )
+          startMoved = event.detail;
+        progress.event(event);
+      }
       const summary = await run;
       let feedsWritten = false;
       if (values.feeds !== undefined && summary.feeds.length > 0 && wroteSitemap) {
@@ -331,6 +344,11 @@ export const crawlCommand: CliCommand = {
       ].filter((path) => path !== undefined);
       progress.summary(summary, written, kept);
       if (withheld !== null) progress.notice(withheld);
+      if (summary.listed === 0 && startMoved !== null) {
+        progress.notice(
+          `the start URL redirects to ${printable(startMoved)}, on another origin, which is not crawled: start from that URL instead${sameSiteHint(start, startMoved)}`,
+        );
+      }
       if (reportWritten) progress.notice(`report written: ${printable(values.report ?? '')}`);
       if (summary.stoppedBy === 'aborted') {
         progress.notice(
@@ -354,6 +372,19 @@ export const crawlCommand: CliCommand = {
     }
   },
 };
+
+/** The flag that would have kept a move between `www.` and the bare host on the site. */
+function sameSiteHint(start: string, moved: string): string {
+  const from = URL.parse(start);
+  const to = URL.parse(moved);
+  if (from === null || to === null || from.protocol !== to.protocol || from.port !== to.port) {
+    return '';
+  }
+  const bare = (host: string) => host.replace(/^www\./, '');
+  return from.hostname !== to.hostname && bare(from.hostname) === bare(to.hostname)
+    ? ' (or add --canonical-host)'
+    : '';
+}
 
 /**
  * Why the sitemap is not written though pages were listed, or null: more pages failed
