@@ -64,6 +64,12 @@ export interface SiteHandlerOptions {
    * one line per call.
    */
   readonly onIndexNow?: (report: SiteIndexNowReport) => void;
+  /**
+   * Told when a document could not be rendered (its worker failed or stopped): the client
+   * gets 500 and "the page could not be rendered", never the cause, which is here for the
+   * operator. `waymark serve` prints it. A hook that throws is ignored.
+   */
+  readonly onRenderFailure?: (failure: { readonly path: string; readonly message: string }) => void;
 }
 
 /** What a Markdown document may cost by default (marked takes seconds on some inputs). */
@@ -124,6 +130,13 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
   );
   // IndexNow's baseline: what is there at start is not submitted.
   if (keeper.config?.indexnow != null) current().catch(() => {});
+  const renderFailed = (path: string, message: string): void => {
+    try {
+      options.onRenderFailure?.({ path, message });
+    } catch {
+      // The operator's hook must not change the answer.
+    }
+  };
   const handler = async (request: Request): Promise<Response> =>
     answerResponse(await respondSafely(request));
 
@@ -173,7 +186,9 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     }
     const origin = requestOrigin(request, state.config, url);
     if (!origin.ok) return plainAnswer(400, `Bad request: ${origin.message}\n`, head);
-    if (route === null) return documentResponse(state, pages, names, origin.origin, path, head);
+    if (route === null) {
+      return documentResponse(state, pages, names, origin.origin, path, head, renderFailed);
+    }
     const piece = originPiece(origin.origin);
     if (piece === null)
       return plainAnswer(400, 'Bad request: the host cannot be written in a sitemap\n', head);

@@ -68,10 +68,12 @@ describe('rendering Markdown', () => {
   test('requests waiting on a rendering hold no open file each', async (t) => {
     const root = makeContentRoot({ 'slow.md': pathological(300_000) });
     t.after(() => root.remove());
+    const failures: { path: string; message: string }[] = [];
     const handler = createSiteHandler({
       root: root.dir,
       serveDocuments: true,
       renderTimeoutMs: 600_000,
+      onRenderFailure: (failure) => failures.push(failure),
     });
     try {
       const url = `/id/${idOf('slow.md')}`;
@@ -94,6 +96,9 @@ describe('rendering Markdown', () => {
           'The page cannot be shown: the page could not be rendered\n',
         );
       }
+      // The cause is the operator's: told through the hook, once per answer.
+      assert.equal(failures.length, 51);
+      assert.deepEqual(failures[0], { path: 'slow.md', message: 'the site handler is closed' });
     } finally {
       await handler.close();
     }

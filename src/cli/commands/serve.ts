@@ -95,6 +95,11 @@ export function createServeCommand(options: ServeCommandOptions = {}): CliComman
           for (const d of found) io.stderr(problemLine(d, d.severity));
           for (const d of resolved) io.stderr(problemLine(d, 'resolved'));
         },
+        onRenderFailure: ({ path, message }) => {
+          io.stderr(
+            `${printable(path)}: error: the page could not be rendered: ${printable(message)}\n`,
+          );
+        },
         onIndexNow: (report) => {
           const line = indexNowLine(report);
           if (report.ok) io.stdout(line);

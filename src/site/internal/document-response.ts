@@ -27,6 +27,8 @@ export async function documentResponse(
   origin: string,
   path: string,
   head: boolean,
+  /** Told of a rendering that failed (the operator's to read; the client gets no cause). */
+  renderFailed: (path: string, message: string) => void = () => {},
 ): Promise<Response> {
   if (path === '/') {
     const page = await names.listingPage(state.root, state.index.listed, state.serial);
@@ -75,6 +77,7 @@ export async function documentResponse(
   if (!outcome.ok) {
     // A failure's own message (the worker's, Node's: "Worker initialization failure: EMFILE")
     // is the operator's to read, not the client's: it is told as what it means to the reader.
+    if (outcome.reason === 'failed') renderFailed(entry.page.path, outcome.message);
     const status = outcome.reason === 'failed' ? 500 : 503;
     const message =
       outcome.reason === 'failed' ? 'the page could not be rendered' : outcome.message;
