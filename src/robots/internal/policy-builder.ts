@@ -14,15 +14,21 @@ import { isGlobalUserAgent, productToken } from './user-agent.ts';
 import { looksLikeUtf16 } from './utf16-text.ts';
 
 /** The errors of {@link PolicyBuilder.checkDocument}: the file is not robots.txt text. */
-export const HTML_DOCUMENT = {
+const HTML_DOCUMENT = {
   code: 'html-document',
   message: 'this is an HTML or XML document, not a robots.txt; it contains no usable rules',
 };
-export const UTF16_DOCUMENT = {
+const UTF16_DOCUMENT = {
   code: 'utf16-document',
   message:
     'this file is UTF-16 text; crawlers read robots.txt as UTF-8 and find no rules in it: save it as UTF-8',
 };
+
+/** The error saying the text is no robots.txt (an HTML page, UTF-16), or null when it may be one. */
+export function notRobotsText(text: string): { code: string; message: string } | null {
+  if (looksLikeHtml(text)) return HTML_DOCUMENT;
+  return looksLikeUtf16(text) ? UTF16_DOCUMENT : null;
+}
 
 interface OpenGroup extends GroupHead {
   userAgents: string[];
@@ -108,11 +114,7 @@ export class PolicyBuilder {
   checkDocument(text: string): void {
     this.#text = text;
     this.#log.text = text;
-    const problem = looksLikeHtml(text)
-      ? HTML_DOCUMENT
-      : looksLikeUtf16(text)
-        ? UTF16_DOCUMENT
-        : null;
+    const problem = notRobotsText(text);
     if (problem === null) return;
     this.error(1, problem.code, problem.message);
     this.#notRobotsText = true;

@@ -5,16 +5,14 @@
 import type { Diagnostic, Severity } from '../../shared/diagnostic.ts';
 import { isDecimal } from '../internal/crawl-delay.ts';
 import { CANONICAL_KEY } from '../internal/directive-key.ts';
-import { looksLikeHtml } from '../internal/html-page.ts';
 import type { LineCursor } from '../internal/line-cursor.ts';
-import { HTML_DOCUMENT, UTF16_DOCUMENT } from '../internal/policy-builder.ts';
+import { notRobotsText } from '../internal/policy-builder.ts';
 import { readRobotsText } from '../internal/robots-text.ts';
 import { type GroupHead, RULE_FIELDS, RuleStore } from '../internal/rule-store.ts';
 import { lineRecord, MAX_LINE_BYTES, scanLines } from '../internal/scan-lines.ts';
 import { readBase, sitemapUrl } from '../internal/sitemap-line.ts';
 import { readUsageLine } from '../internal/usage-line.ts';
 import { isGlobalUserAgent, productToken } from '../internal/user-agent.ts';
-import { looksLikeUtf16 } from '../internal/utf16-text.ts';
 import { DEFAULT_MAX_ROBOTS_BYTES } from '../parse-robots.ts';
 import { RobotsTxt } from '../robots-txt.ts';
 import type { ParseRobotsOptions, UsagePreference } from '../types.ts';
@@ -99,11 +97,7 @@ export class EagerPolicyBuilder {
    */
   checkDocument(text: string): void {
     this.#text = text;
-    const problem = looksLikeHtml(text)
-      ? HTML_DOCUMENT
-      : looksLikeUtf16(text)
-        ? UTF16_DOCUMENT
-        : null;
+    const problem = notRobotsText(text);
     if (problem === null) return;
     this.error(1, problem.code, problem.message);
     this.#notRobotsText = true;
