@@ -65,24 +65,17 @@ export async function openSitemapSource(
   // local file or stdin is most uses, and loading it cost ~0.1 s CPU and ~14 MB RSS. It is
   // waymark's own transport, not Node's fetch: a gzip body cut short fails there, where
   // fetch reads it as a complete, shorter sitemap (see content-decoders.ts).
-  const [{ openRequest }, { DEFAULT_FETCH_LIMITS }] = await Promise.all([
-    import('../../http/internal/open-request.ts'),
-    import('../../http/fetch-with-limits.ts'),
-  ]);
-  const response = await openRequest(source, {
-    fetch: undefined,
+  const response = await cliSitemapOpener(source, {
     timeoutMs: 60_000,
     // The reader stops at maxBytes (with the hint below); this only stops a runaway body.
     maxBytes: 2 * maxBytes + MIB,
-    maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
-    followRedirects: true,
     headers: {
       'user-agent': userAgent,
       accept: 'application/xml, text/xml, text/plain;q=0.9, */*;q=0.5',
     },
   });
   if (response.status !== 200) await response.cancel();
-  const contentType = response.header('content-type');
+  const { contentType } = response;
   const options: ReadSitemapOptions = {
     url: response.url,
     maxBytes,
@@ -96,8 +89,9 @@ export async function openSitemapSource(
 }
 
 /**
- * The requests of a walk the command line makes (`sitemap parse -r`), over the same transport
- * as the first document: a compressed child cut short fails rather than reading short.
+ * The command line's sitemap requests (the document given, and a walk's with `sitemap parse
+ * -r`), over waymark's own transport: a compressed body cut short fails rather than reading
+ * short. The client is loaded on the first request.
  */
 export const cliSitemapOpener: SitemapOpener = async (url, request) => {
   const [{ openRequest }, { DEFAULT_FETCH_LIMITS }] = await Promise.all([
