@@ -103,11 +103,8 @@ export async function fetchPage(url: string, options: RequestContext): Promise<P
     return failed(error);
   }
   const fields = response.headerFields('x-robots-tag');
-  const joined = response.header('x-robots-tag');
   const robotsHeader =
-    fields !== null
-      ? readRobotsHeader(fields, 'field')
-      : readRobotsHeader(joined === null ? [] : [joined], 'directive');
+    fields !== null ? readRobotsHeader(fields, 'field') : joinedRobotsHeader(response);
   return {
     kind: 'html',
     status,
@@ -155,6 +152,12 @@ async function discard(response: OpenedRequest): Promise<void> {
   clearTimeout(timer);
   // Does nothing when the body was read to its end.
   await response.cancel();
+}
+
+/** `X-Robots-Tag` over a transport that joins its fields (see {@link readRobotsHeader}). */
+function joinedRobotsHeader(response: OpenedRequest): { noindex: boolean; nofollow: boolean } {
+  const joined = response.header('x-robots-tag');
+  return readRobotsHeader(joined === null ? [] : [joined], 'directive');
 }
 
 /** Robots directives written `name: value` (Google's list), which a bot prefix is not. */
