@@ -239,13 +239,9 @@ export function createSiteHandler(options: SiteHandlerOptions): SiteHandler {
     // The plan counted the bytes already: no need to measure a body of megabytes again.
     headers['content-length'] = String(part.bytes);
     if (head) return { status: 200, headers, text: null, chunks: null };
+    // The layout's parts are the plan's (both made by planParts): `part` bounds the body.
     const layout = sitemapLayout(state.lines, piece, state.config);
-    const chunks = new SitemapPartChunks(
-      state.lines,
-      layout,
-      layout.parts[partNumber === 0 ? 0 : partNumber - 1] ?? part,
-      Buffer.from(piece),
-    );
+    const chunks = new SitemapPartChunks(state.lines, layout, part, Buffer.from(piece));
     return { status: 200, headers, text: null, chunks };
   }
 

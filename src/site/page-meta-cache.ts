@@ -129,18 +129,14 @@ export class PageMetaCache {
   async snapshot(): Promise<PageMetaSnapshot> {
     await this.#ready;
     if (this.#closed) throw new WaymarkError('usage', 'the page cache is closed');
+    if (this.#mode === 'watch') await eventLoopBarrier();
+    // After the barrier: a deploy made before the read was asked for is seen by it.
+    this.#followRoot();
+    // After the barrier too: watching may have failed while it ran.
     if (this.#mode === 'watch') {
-      await eventLoopBarrier();
-      // After the barrier: a deploy made before the read was asked for is seen by it.
-      this.#followRoot();
       // A watcher sees writes to the link's target under the target's own path: recheck links.
       for (const link of this.#tree.symlinks) this.#mark(link);
-    }
-    // After the barrier: watching may have failed while it ran.
-    if (this.#mode === 'stat') {
-      this.#followRoot();
-      this.#mark('');
-    }
+    } else this.#mark('');
     const target = this.#events;
     while (this.#done < target) {
       this.#running ??= this.#revalidate().finally(() => {
